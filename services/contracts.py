@@ -1,0 +1,161 @@
+"""Pydantic models passed between the gateway, the recognizer and the solver.
+
+Every message that crosses a queue is one of these models dumped to JSON, so the
+three services agree on one vocabulary. Coordinates are (row, col), 0-based; image
+points are (x, y) pixels in the uploaded image.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Kind = Literal["sudoku", "killer", "nonogram"]
+RequestedKind = Literal["auto", "sudoku", "killer", "nonogram"]
+JobStatus = Literal["queued", "recognizing", "solving", "solved", "needs_review", "failed"]
+Verdict = Literal["unique", "none", "multiple", "unknown"]
+Point = tuple[float, float]
+Cell = tuple[int, int]
+
+# Queue and task names: the gateway sends tasks by these names and never imports
+# the code behind them.
+RECOGNIZE_QUEUE = "recognize"
+SOLVE_QUEUE = "solve"
+RECOGNIZE_TASK = "gridsight.recognize"
+SOLVE_TASK = "gridsight.solve"
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- Puzzles as facts -------------------------------------------------------
+
+
+class Cage(Model):
+    sum: int
+    cells: list[Cell]
+
+
+class SudokuPuzzle(Model):
+    kind: Literal["sudoku"] = "sudoku"
+    size: int = 9
+    box: tuple[int, int] | None = None  # (rows, cols) of a box; None = the usual shape
+    givens: list[list[int]]  # size x size, 0 = blank
+
+
+class KillerPuzzle(Model):
+    kind: Literal["killer"] = "killer"
+    size: int = 9
+    box: tuple[int, int] | None = None
+    cages: list[Cage]
+    givens: list[list[int]] | None = None
+
+
+class NonogramPuzzle(Model):
+    kind: Literal["nonogram"] = "nonogram"
+    rows: list[list[int]]  # clue runs for each row, top to bottom
+    cols: list[list[int]]  # clue runs for each column, left to right
+
+
+Puzzle = Annotated[SudokuPuzzle | KillerPuzzle | NonogramPuzzle, Field(discriminator="kind")]
+
+
+# --- Readings: what the recognizer saw, with probabilities --------------------
+
+
+class SumCandidate(Model):
+    value: int
+    prob: float
+
+
+class CageSumReading(Model):
+    cell: Cell  # the cell whose corner holds the number
+    candidates: list[SumCandidate]  # most probable first
+
+
+class Reading(Model):
+    """A grid as read from a picture: each reading carries its probability."""
+
+    kind: Literal["sudoku", "killer"]
+    kind_confidence: float = 1.0
+    size: int = 9
+    box: tuple[int, int] | None = None
+    # cells[r][c][v]: probability that cell (r, c) shows v (v = 0 means blank).
+    cells: list[list[list[float]]]
+    # Killer only. walls_right[r][c]: probability of a cage wall between (r, c) and
+    # (r, c+1); walls_down[r][c]: between (r, c) and (r+1, c).
+    walls_right: list[list[float]] | None = None
+    walls_down: list[list[float]] | None = None
+    cage_sums: list[CageSumReading] = []
+    # Geometry in the uploaded image, for the overlay and the review page.
+    image_size: tuple[int, int] | None = None  # (width, height)
+    corners: list[Point] | None = None  # grid corners: TL, TR, BR, BL
+    cell_quads: list[list[list[Point]]] | None = None  # [r][c] -> TL, TR, BR, BL
+    timings: dict[str, float] = {}
+
+
+# --- Solver output ------------------------------------------------------------
+
+
+class Suspect(Model):
+    """A reading the repair changed, or one whose margin is thin."""
+
+    what: Literal["cell", "cage_sum", "wall_right", "wall_down"]
+    row: int
+    col: int
+    read: int  # value read (digit, 0 = blank; sum; wall 1/0)
+    chosen: int  # value the solver settled on
+    read_prob: float
+    chosen_prob: float
+    alternatives: list[SumCandidate] = []
+
+
+class SolveResult(Model):
+    kind: Kind
+    size: int | None = None  # grid side; nonograms: None (see width/height)
+    width: int | None = None
+    height: int | None = None
+    status: Literal["solved", "needs_review", "failed"]
+    verdict: Verdict
+    puzzle: Puzzle | None = None  # the puzzle actually solved (after repair)
+    # Sudoku kinds: rows of ints. Nonograms: rows of '#' and '.'.
+    solution: list[list[int]] | list[str] | None = None
+    other_solution: list[list[int]] | list[str] | None = None  # witness when 'multiple'
+    suspects: list[Suspect] = []
+    uncertain: list[Suspect] = []
+    conflicts: list[str] = []  # readings that cannot hold together, in words
+    message: str = ""
+    seconds: float = 0.0
+
+
+# --- Jobs ----------------------------------------------------------------------
+
+
+class Problem(Model):
+    """RFC 9457 problem details."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str = ""
+
+
+class JobCreated(Model):
+    id: str
+    status: JobStatus
+
+
+class Job(Model):
+    id: str
+    status: JobStatus
+    kind: RequestedKind
+    revision: int = 1
+    created_at: float
+    updated_at: float
+    error: str | None = None
+    reading: Reading | None = None
+    result: SolveResult | None = None
+    timings: dict[str, float] = {}
