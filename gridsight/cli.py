@@ -1,0 +1,169 @@
+"""`gridsight solve` reads and solves locally; `gridsight serve` runs the whole service."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"RIFF", b"BM", b"II*\x00", b"MM\x00*", b"GIF8")
+
+
+def looks_like_image(data: bytes) -> bool:
+    return data.startswith(IMAGE_MAGIC)
+
+
+def result_line(source: str, result, reading=None) -> dict:
+    """The CLI's JSON contract: one object per puzzle."""
+    puzzle = result.puzzle
+    line = {
+        "input": source,
+        "status": result.status,
+        "verdict": result.verdict,
+        "kind": result.kind,
+        "size": result.size,
+        "givens": getattr(puzzle, "givens", None),
+        "solution": result.solution,
+        "seconds": round(result.seconds, 4),
+    }
+    if result.kind == "nonogram":
+        line |= {"width": result.width, "height": result.height}
+    if result.kind == "killer" and puzzle is not None:
+        line["cages"] = [cage.model_dump(mode="json") for cage in puzzle.cages]
+    if result.other_solution is not None:
+        line["other_solution"] = result.other_solution
+    for name in ("suspects", "uncertain"):
+        if getattr(result, name):
+            line[name] = [s.model_dump(mode="json") for s in getattr(result, name)]
+    if result.conflicts:
+        line["conflicts"] = result.conflicts
+    if result.message:
+        line["message"] = result.message
+    if reading is not None:
+        line["timings"] = reading.timings
+    return line
+
+
+def error_line(source: str, error: Exception) -> dict:
+    return {"input": source, "status": "failed", "error": str(error)}
+
+
+def solve_image(source: str, data: bytes, kind: str, time_limit: float) -> list[dict]:
+    from services.recognizer import RecognitionError, recognize
+    from services.solver import PuzzleError, solve_reading
+
+    try:
+        reading = recognize(data, kind)
+        return [result_line(source, solve_reading(reading, time_limit=time_limit), reading)]
+    except (RecognitionError, PuzzleError) as exc:
+        return [error_line(source, exc)]
+
+
+def solve_text(source: str, text: str, kind: str, time_limit: float) -> list[dict]:
+    from services.solver import PuzzleError, parse_puzzles, solve_puzzle
+
+    try:
+        puzzles = parse_puzzles(text, None if kind == "auto" else kind)
+    except PuzzleError as exc:
+        return [error_line(source, exc)]
+    lines = []
+    for number, puzzle in enumerate(puzzles, start=1):
+        name = source if len(puzzles) == 1 else f"{source}#{number}"
+        try:
+            lines.append(result_line(name, solve_puzzle(puzzle, time_limit=time_limit)))
+        except PuzzleError as exc:
+            lines.append(error_line(name, exc))
+    return lines
+
+
+def show(line: dict) -> str:
+    """A short human-readable form of one result."""
+    head = f"{line['input']}: {line['status']}"
+    if "error" in line:
+        return f"{head} - {line['error']}"
+    head += f" ({line['kind']}, {line['verdict']}, {line['seconds']} s)"
+    rows = line.get("solution") or []
+    body = [row if isinstance(row, str) else " ".join(str(v) for v in row) for row in rows]
+    for suspect in line.get("suspects", []):
+        body.append(f"suspect: {suspect['what']} at row {suspect['row']}, col {suspect['col']}"
+                    f" read {suspect['read']} -> {suspect['chosen']}")
+    return "\n".join([head, *body])
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    if not args.paths and args.text is None:
+        print("gridsight solve: give image or puzzle files, or --text", file=sys.stderr)
+        return 2
+    sources: list[tuple[str, bytes | None, str | None]] = []
+    if args.text is not None:
+        sources.append(("<text>", None, args.text))
+    for name in args.paths:
+        path = Path(name)
+        try:
+            sources.append((name, path.read_bytes(), None))
+        except OSError as exc:
+            sources.append((name, None, None))
+            print(json.dumps(error_line(name, exc)) if args.json else f"{name}: {exc}")
+    failed = False
+    for name, data, text in sources:
+        if data is None and text is None:
+            failed = True
+            continue
+        if data is not None and looks_like_image(data):
+            lines = solve_image(name, data, args.kind, args.time_limit)
+        else:
+            text = text if text is not None else data.decode("utf-8", errors="replace")
+            lines = solve_text(name, text, args.kind, args.time_limit)
+        for line in lines:
+            failed |= "error" in line
+            print(json.dumps(line) if args.json else show(line), flush=True)
+    return 1 if failed else 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from gridsight.stack import Stack
+
+    with Stack() as stack:
+        stack.start_broker()
+        stack.start_workers()
+        url = stack.start_gateway(args.host, args.port)
+        print(f"gridsight: serving on {url} (broker: {stack.broker}, {stack.redis_url})",
+              flush=True)
+        try:
+            while all(proc.poll() is None for proc in stack.processes):
+                time.sleep(0.5)
+            print("gridsight: a service process stopped; shutting down", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gridsight", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    solve = commands.add_parser("solve", help="read and solve pictures or puzzle files locally")
+    solve.add_argument("paths", nargs="*", help="images, or text/JSON files of puzzles")
+    solve.add_argument("--text", help="a puzzle given on the command line")
+    solve.add_argument("--kind", default="auto",
+                       choices=["auto", "sudoku", "killer", "nonogram"])
+    solve.add_argument("--json", action="store_true", help="one JSON object per line")
+    solve.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle")
+    solve.set_defaults(run=cmd_solve)
+
+    serve = commands.add_parser("serve", help="run gateway, workers and a broker here")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(run=cmd_serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

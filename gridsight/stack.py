@@ -1,0 +1,136 @@
+"""Run the whole service on one machine: a broker, both workers and the gateway.
+
+The broker is the first that works of: the Redis at `REDIS_URL`; a private
+`redis-server` child when the binary is installed; an in-process Redis emulation
+(fakeredis) otherwise. All three speak the Redis protocol, so the workers and the
+gateway run the same code in every case; bench/broker.py measures the difference.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from services.contracts import RECOGNIZE_QUEUE, SOLVE_QUEUE
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKER_MODULES = {
+    RECOGNIZE_QUEUE: "services.recognizer.tasks",
+    SOLVE_QUEUE: "services.solver.tasks",
+}
+# One BLAS thread per worker: on two cores, more threads only fight each other.
+QUIET_THREADS = {name: "1" for name in (
+    "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENCV_NUM_THREADS")}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_redis(url: str, seconds: float = 15.0) -> None:
+    client = redis.Redis.from_url(url, socket_connect_timeout=1)
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            client.ping()
+            return
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def worker_command(queue: str, concurrency: int = 1) -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", WORKER_MODULES[queue], "worker",
+            "-Q", queue, "-n", f"{queue}@%h", "--concurrency", str(concurrency),
+            "--loglevel", "warning", "--without-gossip", "--without-mingle"]
+
+
+@dataclass
+class Stack:
+    """Processes started for one machine's service; `close()` stops them all."""
+
+    redis_url: str = ""
+    broker: str = ""  # "external" | "redis-server" | "fakeredis"
+    processes: list[subprocess.Popen] = field(default_factory=list)
+    _exit: ExitStack = field(default_factory=ExitStack)
+
+    def start_broker(self, prefer: str | None = None) -> str:
+        """prefer: None (choose), "redis-server" or "fakeredis"; the environment variable
+        GRIDSIGHT_BROKER sets the same choice."""
+        prefer = prefer or os.environ.get("GRIDSIGHT_BROKER") or None
+        url = os.environ.get("REDIS_URL")
+        if url and prefer is None:
+            self.redis_url, self.broker = url, "external"
+        elif shutil.which("redis-server") and prefer in (None, "redis-server"):
+            self._start_redis_server()
+        else:
+            self._start_fakeredis()
+        wait_for_redis(self.redis_url)
+        return self.redis_url
+
+    def _start_redis_server(self) -> None:
+        port, folder = free_port(), self._exit.enter_context(tempfile.TemporaryDirectory())
+        proc = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", folder,
+             "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        self.processes.append(proc)
+        self.redis_url, self.broker = f"redis://127.0.0.1:{port}/0", "redis-server"
+
+    def _start_fakeredis(self) -> None:
+        import fakeredis
+
+        port = free_port()
+        server = fakeredis.TcpFakeServer(("127.0.0.1", port), server_type="redis")
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self._exit.callback(server.shutdown)
+        self.redis_url, self.broker = f"redis://127.0.0.1:{port}/0", "fakeredis"
+
+    def environment(self) -> dict[str, str]:
+        path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+        return os.environ | QUIET_THREADS | {"REDIS_URL": self.redis_url, "PYTHONPATH": path}
+
+    def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE)) -> None:
+        for queue in queues:
+            self.processes.append(subprocess.Popen(worker_command(queue), cwd=ROOT,
+                                                   env=self.environment()))
+
+    def start_gateway(self, host: str = "127.0.0.1", port: int = 8000) -> str:
+        command = [sys.executable, "-m", "uvicorn", "services.gateway.app:app",
+                   "--host", host, "--port", str(port), "--log-level", "warning"]
+        self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.environment()))
+        return f"http://{host}:{port}"
+
+    def close(self) -> None:
+        for proc in reversed(self.processes):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in reversed(self.processes):
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.processes.clear()
+        self._exit.close()
+
+    def __enter__(self) -> Stack:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()

@@ -1,0 +1,47 @@
+"""The gateway's FastAPI application."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse
+
+from services.contracts import Problem
+from services.gateway.problems import install_problem_handlers, problem_response
+from services.gateway.routers import health, jobs
+from services.settings import get_settings
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(
+        title="gridsight",
+        summary="Reads sudoku, killer sudoku and nonograms from photos and solves them.",
+        version="0.1.0",
+    )
+    install_problem_handlers(app)
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next):
+        # Refuse an oversized upload from its declared length, before reading it.
+        declared = request.headers.get("content-length", "")
+        limit = get_settings().max_upload_bytes + 64 * 1024  # room for multipart framing
+        if declared.isdigit() and int(declared) > limit:
+            return problem_response(Problem(
+                status=413, title="Upload too large",
+                detail=f"uploads are limited to {get_settings().max_upload_bytes} bytes"))
+        return await call_next(request)
+
+    app.include_router(jobs.router)
+    app.include_router(health.router)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    return app
+
+
+app = create_app()

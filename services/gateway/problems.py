@@ -1,0 +1,55 @@
+"""Errors as RFC 9457 problem details (`application/problem+json`)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from services.contracts import Problem
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class ProblemError(Exception):
+    """Raise from a route to answer with a problem document."""
+
+    def __init__(self, status: int, title: str, detail: str = "", **extra):
+        super().__init__(detail or title)
+        self.problem = Problem(status=status, title=title, detail=detail, **extra)
+
+
+def problem_response(problem: Problem, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse(problem.model_dump(), status_code=problem.status,
+                        media_type=PROBLEM_JSON, headers=headers)
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ProblemError)
+    async def on_problem(_: Request, exc: ProblemError):
+        return problem_response(exc.problem)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(_: Request, exc: StarletteHTTPException):
+        title = {404: "Not found", 405: "Method not allowed"}.get(exc.status_code, "HTTP error")
+        return problem_response(
+            Problem(status=exc.status_code, title=title, detail=str(exc.detail)),
+            headers=getattr(exc, "headers", None),
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(_: Request, exc: RequestValidationError):
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()
+        ]
+        detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
+        return problem_response(
+            Problem(status=422, title="Invalid request", detail=detail, errors=errors)
+        )
+
+    @app.exception_handler(Exception)
+    async def on_unexpected(_: Request, exc: Exception):
+        return problem_response(
+            Problem(status=500, title="Internal error", detail=type(exc).__name__)
+        )

@@ -1,0 +1,205 @@
+"""/v1/jobs: post a picture or a typed-in puzzle, then poll the job."""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+from typing import Annotated
+
+from celery import chain
+from fastapi import APIRouter, Depends, Path, Request, Response
+from PIL import Image, UnidentifiedImageError
+
+from services.contracts import (
+    RECOGNIZE_TASK,
+    SOLVE_TASK,
+    Job,
+    JobCreated,
+    Problem,
+    RequestedKind,
+)
+from services.gateway.dependencies import get_sender, get_store, settings_dep
+from services.gateway.problems import PROBLEM_JSON, ProblemError
+from services.jobs import JobNotFound, JobStore
+from services.settings import Settings
+
+router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
+
+IMAGE_KINDS = ("auto", "sudoku", "killer")
+PUZZLE_KINDS = ("auto", "sudoku", "killer", "nonogram")
+IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp",
+                 "BMP": "image/bmp", "TIFF": "image/tiff"}
+JobId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
+
+PROBLEM_RESPONSES = {
+    code: {"model": Problem, "content": {PROBLEM_JSON: {}}, "description": text}
+    for code, text in {
+        404: "No such job (or it expired)",
+        413: "Upload too large",
+        415: "Not a supported image or puzzle format",
+        422: "Invalid request",
+        503: "The queue is unavailable",
+    }.items()
+}
+
+UPLOAD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["image"],
+                    "properties": {
+                        "image": {"type": "string", "format": "binary",
+                                  "description": "Photo or screenshot: JPEG, PNG, WebP, "
+                                                 "BMP or TIFF"},
+                        "kind": {"type": "string", "enum": list(IMAGE_KINDS), "default": "auto"},
+                    },
+                }
+            },
+            "application/json": {
+                "schema": {"type": "object",
+                           "description": "A puzzle: sudoku (`givens` or `grid` text), killer "
+                                          "(`cages`), or nonogram (`rows`/`cols` or "
+                                          "`Rows`/`Cols`). Optional `kind`."}
+            },
+            "text/plain": {"schema": {"type": "string",
+                                      "description": "A sudoku as one 81-character line "
+                                                     "or as rows of digits"}},
+        },
+    }
+}
+
+
+def check_kind(kind: str, allowed: tuple[str, ...]) -> RequestedKind:
+    if kind not in allowed:
+        raise ProblemError(422, "Unknown kind",
+                           f"kind must be one of {', '.join(allowed)}; got {kind!r}")
+    return kind  # type: ignore[return-value]
+
+
+def check_image(data: bytes, settings: Settings) -> None:
+    """Refuse what the recognizer cannot or must not decode, reading only the header."""
+    if not data:
+        raise ProblemError(422, "Empty upload", "the image field holds no bytes")
+    if len(data) > settings.max_upload_bytes:
+        raise ProblemError(413, "Upload too large",
+                           f"images are limited to {settings.max_upload_bytes} bytes")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                fmt, (width, height) = img.format, img.size
+    except (UnidentifiedImageError, Image.DecompressionBombError,
+            Image.DecompressionBombWarning, OSError, ValueError) as exc:
+        raise ProblemError(415, "Not a supported image",
+                           "send a JPEG, PNG, WebP, BMP or TIFF photo or screenshot") from exc
+    if fmt not in IMAGE_FORMATS:
+        raise ProblemError(415, "Not a supported image",
+                           f"{fmt} images are not accepted; send JPEG, PNG, WebP, BMP or TIFF")
+    if width * height > settings.max_image_pixels:
+        raise ProblemError(413, "Image too large",
+                           f"{width}x{height} pixels is over the limit of "
+                           f"{settings.max_image_pixels} pixels; send a smaller picture")
+    if min(width, height) < 32:
+        raise ProblemError(422, "Image too small",
+                           f"{width}x{height} pixels cannot hold a readable puzzle")
+
+
+def queue_or_fail(store: JobStore, job: Job, send) -> None:
+    """Send the job's tasks; if the queue is down, the job fails visibly instead of hanging."""
+    try:
+        send()
+    except Exception as exc:
+        store.update(job.id, status="failed", error="the job queue is unavailable; try again")
+        raise ProblemError(503, "Queue unavailable", "could not queue the job; try again") from exc
+
+
+def accepted(job: Job, response: Response) -> JobCreated:
+    response.status_code = 202
+    response.headers["Location"] = f"/v1/jobs/{job.id}"
+    return JobCreated(id=job.id, status=job.status)
+
+
+@router.post("", status_code=202, response_model=JobCreated, openapi_extra=UPLOAD_BODY,
+             responses=PROBLEM_RESPONSES,
+             summary="Upload a photo, screenshot or typed-in puzzle to be solved")
+async def create_job(request: Request, response: Response,
+                     settings: Settings = Depends(settings_dep)) -> JobCreated:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    store, sender = get_store(), get_sender()
+    if content_type == "multipart/form-data":
+        form = await request.form(max_files=1, max_fields=4,
+                                  max_part_size=settings.max_upload_bytes + 1)
+        upload = form.get("image")
+        if upload is None or isinstance(upload, str):
+            raise ProblemError(422, "Missing image", "send the picture in the multipart "
+                                                     "field 'image'")
+        kind = check_kind(str(form.get("kind") or "auto"), IMAGE_KINDS)
+        data = await upload.read(settings.max_upload_bytes + 1)
+        check_image(data, settings)
+        job = store.create(kind, image=data)
+        queue_or_fail(store, job, lambda: chain(
+            sender.signature(RECOGNIZE_TASK, args=(job.id, kind)),
+            sender.signature(SOLVE_TASK, kwargs={"job_id": job.id, "revision": 1}),
+        ).apply_async())
+        return accepted(job, response)
+    if content_type in ("application/json", "text/plain"):
+        body = await request.body()
+        if len(body) > settings.max_upload_bytes:
+            raise ProblemError(413, "Puzzle too large",
+                               f"puzzles are limited to {settings.max_upload_bytes} bytes")
+        text = body.decode("utf-8", errors="replace")
+        kind = request.query_params.get("kind", "auto")
+        if content_type == "application/json":
+            try:
+                document = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ProblemError(422, "Invalid JSON", f"{exc.msg} at line {exc.lineno}, "
+                                                        f"column {exc.colno}") from exc
+            if not isinstance(document, dict):
+                raise ProblemError(422, "Invalid puzzle", "send one puzzle as a JSON object")
+            kind = str(document.get("kind", kind))
+        kind = check_kind(kind, PUZZLE_KINDS)
+        job = store.create(kind)
+        queue_or_fail(store, job, lambda: sender.send_task(
+            SOLVE_TASK, args=(None,),
+            kwargs={"job_id": job.id, "revision": 1, "puzzle_text": text, "kind": kind},
+        ))
+        return accepted(job, response)
+    raise ProblemError(415, "Unsupported content type",
+                       "send multipart/form-data with an 'image' field, or a puzzle as "
+                       "application/json or text/plain")
+
+
+def find_job(store: JobStore, job_id: str) -> Job:
+    try:
+        return store.get(job_id)
+    except JobNotFound as exc:
+        raise ProblemError(404, "Job not found",
+                           f"no job {job_id!r}; jobs expire after a while") from exc
+
+
+@router.get("/{job_id}", response_model=Job, responses=PROBLEM_RESPONSES,
+            summary="A job's state, and its reading and result when done")
+def read_job(job_id: JobId) -> Job:
+    return find_job(get_store(), job_id)
+
+
+@router.get("/{job_id}/image", responses=PROBLEM_RESPONSES | {
+    200: {"content": {mime: {} for mime in IMAGE_FORMATS.values()}}},
+    response_class=Response, summary="The uploaded picture")
+def read_image(job_id: JobId) -> Response:
+    store = get_store()
+    find_job(store, job_id)
+    try:
+        data = store.image(job_id)
+    except JobNotFound as exc:
+        raise ProblemError(404, "No image", "this job was a typed-in puzzle") from exc
+    with Image.open(io.BytesIO(data)) as img:
+        mime = IMAGE_FORMATS.get(img.format or "", "application/octet-stream")
+    return Response(data, media_type=mime)
+
+

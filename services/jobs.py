@@ -1,0 +1,91 @@
+"""Job records in Redis: status, reading and result of each job, with an expiry.
+
+The gateway creates jobs; the workers move them through their states. Celery's own
+result backend is not used: it answers PENDING for ids it never saw, and a job must
+be able to say 'unknown' (404) as well as 'queued'.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+import redis
+
+from services.contracts import Job, JobStatus, RequestedKind
+
+FINAL_STATES: frozenset[JobStatus] = frozenset({"solved", "needs_review", "failed"})
+
+
+def new_job_id() -> str:
+    return secrets.token_urlsafe(18)  # 144 random bits: not guessable, safe in a URL
+
+
+class JobNotFound(KeyError):
+    pass
+
+
+class JobStore:
+    def __init__(self, client: redis.Redis, ttl_seconds: int):
+        self.redis = client
+        self.ttl = ttl_seconds
+
+    @classmethod
+    def from_url(cls, url: str, ttl_seconds: int) -> JobStore:
+        return cls(redis.Redis.from_url(url), ttl_seconds)
+
+    @staticmethod
+    def _job_key(job_id: str) -> str:
+        return f"gridsight:job:{job_id}"
+
+    @staticmethod
+    def _image_key(job_id: str) -> str:
+        return f"gridsight:image:{job_id}"
+
+    def create(self, kind: RequestedKind, image: bytes | None = None) -> Job:
+        now = time.time()
+        job = Job(id=new_job_id(), status="queued", kind=kind, created_at=now, updated_at=now)
+        with self.redis.pipeline() as pipe:
+            if image is not None:
+                pipe.set(self._image_key(job.id), image, ex=self.ttl)
+            pipe.set(self._job_key(job.id), job.model_dump_json(), ex=self.ttl)
+            pipe.execute()
+        return job
+
+    def get(self, job_id: str) -> Job:
+        raw = self.redis.get(self._job_key(job_id))
+        if raw is None:
+            raise JobNotFound(job_id)
+        return Job.model_validate_json(raw)
+
+    def image(self, job_id: str) -> bytes:
+        raw = self.redis.get(self._image_key(job_id))
+        if raw is None:
+            raise JobNotFound(job_id)
+        return raw
+
+    def update(self, job_id: str, *, revision: int | None = None, **fields) -> Job | None:
+        """Change fields atomically. With `revision`, only while the job is still at it,
+        so a late answer for an older revision never overwrites a newer one."""
+        key = self._job_key(job_id)
+        with self.redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.get(key)
+                    if raw is None:
+                        raise JobNotFound(job_id)
+                    job = Job.model_validate_json(raw)
+                    if revision is not None and job.revision != revision:
+                        return None
+                    job = job.model_copy(update=fields | {"updated_at": time.time()})
+                    job = Job.model_validate(job.model_dump())  # re-validate nested models
+                    pipe.multi()
+                    pipe.set(key, job.model_dump_json(), keepttl=True)
+                    pipe.execute()
+                    return job
+                except redis.WatchError:
+                    continue
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())

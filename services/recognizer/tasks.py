@@ -1,0 +1,29 @@
+"""Celery adapter: the `recognize` queue's task over the recognizer library."""
+
+from __future__ import annotations
+
+import time
+
+from services.contracts import RECOGNIZE_TASK
+from services.queue import make_celery
+from services.recognizer import RecognitionError, recognize
+from services.worker import JobGone, failing_job_on_error, job_store
+
+app = make_celery("gridsight-recognizer")
+
+
+@app.task(name=RECOGNIZE_TASK)
+def recognize_job(job_id: str, kind: str = "auto") -> dict | None:
+    """Read the job's image; the reading goes on down the chain to the solver."""
+    store = job_store()
+    try:
+        with failing_job_on_error(job_id, "recognizing", (RecognitionError,)):
+            store.update(job_id, status="recognizing")
+            started = time.perf_counter()
+            reading = recognize(store.image(job_id), kind)
+            elapsed = time.perf_counter() - started
+            store.update(job_id, status="solving", reading=reading,
+                         timings={"recognize": round(elapsed, 4)})
+    except JobGone:
+        return None
+    return reading.model_dump(mode="json")

@@ -1,0 +1,48 @@
+"""Celery adapter: the `solve` queue's task over the solver library."""
+
+from __future__ import annotations
+
+import time
+
+from services.contracts import SOLVE_TASK, Reading
+from services.queue import make_celery
+from services.settings import get_settings
+from services.solver import PuzzleError, parse_puzzles, solve_puzzle, solve_reading
+from services.worker import JobGone, failing_job_on_error, job_store
+
+app = make_celery("gridsight-solver")
+
+
+def parse_one(text: str, kind: str | None):
+    puzzles = parse_puzzles(text, None if kind == "auto" else kind)
+    if len(puzzles) != 1:
+        raise PuzzleError(f"expected one puzzle per job, found {len(puzzles)}")
+    return puzzles[0]
+
+
+@app.task(name=SOLVE_TASK)
+def solve_job(reading: dict | None, job_id: str, revision: int = 1,
+              puzzle_text: str | None = None, kind: str = "auto",
+              fixed: dict | None = None) -> None:
+    """Solve a reading (from the recognizer, down the chain) or a typed-in puzzle."""
+    if reading is None and puzzle_text is None:
+        return  # the recognizer already failed the job
+    store = job_store()
+    limit = get_settings().solve_seconds
+    try:
+        with failing_job_on_error(job_id, "solving", (PuzzleError, ValueError)):
+            job = store.update(job_id, revision=revision, status="solving")
+            if job is None:
+                return  # a newer revision superseded this one
+            started = time.perf_counter()
+            if puzzle_text is not None:
+                result = solve_puzzle(parse_one(puzzle_text, kind), time_limit=limit)
+            else:
+                result = solve_reading(Reading.model_validate(reading), time_limit=limit,
+                                       fixed=fixed)
+            timings = job.timings | {"solve": round(time.perf_counter() - started, 4)}
+            store.update(job_id, revision=revision, status=result.status, result=result,
+                         error=None if result.status != "failed" else result.message,
+                         timings=timings)
+    except JobGone:
+        return

@@ -1,0 +1,71 @@
+"""Shared fixtures: a private Redis server and the running service (real processes)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import httpx
+import pytest
+
+from gridsight.stack import Stack, free_port
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A redis-server of the tests' own, so they never touch another Redis's data."""
+    if not shutil.which("redis-server"):
+        pytest.fail("redis-server is not installed; .ci/run installs it (apt-get install "
+                    "redis-server)")
+    with Stack() as stack:
+        yield stack.start_broker(prefer="redis-server")
+
+
+def wait_until_healthy(base_url: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(f"{base_url}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gateway at {base_url} did not become healthy")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def service(redis_url):
+    """Gateway and both workers as separate processes against the private Redis."""
+    os.environ["REDIS_URL"] = redis_url
+    with Stack() as stack:
+        stack.start_broker()
+        stack.start_workers()
+        base_url = stack.start_gateway(port=free_port())
+        wait_until_healthy(base_url)
+        yield base_url
+
+
+@pytest.fixture()
+def client(service):
+    with httpx.Client(base_url=service, timeout=30) as http:
+        yield http
+
+
+def wait_for_job(http: httpx.Client, job_id: str, seconds: float = 60.0) -> dict:
+    """Poll a job until it reaches a final state; return the job document."""
+    deadline = time.monotonic() + seconds
+    seen = []
+    while True:
+        job = http.get(f"/v1/jobs/{job_id}").json()
+        if not seen or seen[-1] != job["status"]:
+            seen.append(job["status"])
+        if job["status"] in ("solved", "needs_review", "failed"):
+            job["_states_seen"] = seen
+            return job
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"job {job_id} stuck in {job['status']} (seen {seen})")
+        time.sleep(0.05)

@@ -1,0 +1,106 @@
+"""docker-compose.yml and the Dockerfile checked against the code (no engine runs here)."""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from services.contracts import RECOGNIZE_QUEUE, RECOGNIZE_TASK, SOLVE_QUEUE, SOLVE_TASK
+from services.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SERVICES = COMPOSE["services"]
+WORKERS = {"recognizer": (RECOGNIZE_QUEUE, RECOGNIZE_TASK), "solver": (SOLVE_QUEUE, SOLVE_TASK)}
+
+
+def option(command: list[str], flag: str) -> str:
+    return command[command.index(flag) + 1]
+
+
+def known_variables() -> set[str]:
+    names = {"REDIS_URL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"}
+    prefix = Settings.model_config["env_prefix"]
+    return names | {prefix + name.upper() for name in Settings.model_fields}
+
+
+def test_compose_file_matches_the_compose_schema():
+    checker = shutil.which("check-jsonschema") or str(
+        Path(__import__("sys").executable).parent / "check-jsonschema")
+    done = subprocess.run([checker, "--builtin-schema", "vendor.compose-spec",
+                           str(ROOT / "docker-compose.yml")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_all_services_are_there_with_healthchecks():
+    assert set(SERVICES) == {"redis", "gateway", "recognizer", "solver"}
+    for name, service in SERVICES.items():
+        assert "healthcheck" in service, name
+
+
+def test_redis_keeps_data_and_never_evicts_jobs():
+    command = " ".join(SERVICES["redis"]["command"])
+    assert "--appendonly yes" in command
+    assert "--maxmemory-policy noeviction" in command
+    assert any(volume.endswith(":/data") for volume in SERVICES["redis"]["volumes"])
+
+
+def test_depends_on_names_defined_services_and_waits_for_health():
+    for name, service in SERVICES.items():
+        for needed, how in service.get("depends_on", {}).items():
+            assert needed in SERVICES, f"{name} depends on undefined {needed}"
+            assert how["condition"] == "service_healthy"
+    for name in ("gateway", "recognizer", "solver"):
+        assert "redis" in SERVICES[name]["depends_on"]
+
+
+@pytest.mark.parametrize("name", sorted(WORKERS))
+def test_worker_command_serves_its_queue_with_the_right_task(name):
+    queue, task_name = WORKERS[name]
+    command = SERVICES[name]["command"]
+    assert command[:1] == ["celery"] and "worker" in command
+    assert option(command, "-Q") == queue
+    module = importlib.import_module(option(command, "-A"))
+    assert task_name in module.app.tasks
+    assert module.app.conf.task_routes[task_name]["queue"] == queue
+    # The worker's healthcheck pings the node name the command gives it.
+    node = option(command, "-n").split("@")[0]
+    assert f"-d {node}@" in SERVICES[name]["healthcheck"]["test"][1]
+
+
+def test_gateway_command_and_port_match_the_app():
+    command = SERVICES["gateway"]["command"]
+    module_name, attribute = command[1].split(":")
+    app = getattr(importlib.import_module(module_name), attribute)
+    paths = set(app.openapi()["paths"])
+    assert {"/v1/jobs", "/v1/jobs/{job_id}", "/healthz"} <= paths
+    port = option(command, "--port")
+    assert f"{port}:{port}" in SERVICES["gateway"]["ports"]
+    assert f":{port}/healthz" in " ".join(SERVICES["gateway"]["healthcheck"]["test"])
+
+
+def test_environment_variables_are_ones_the_code_reads():
+    known = known_variables()
+    for name, service in SERVICES.items():
+        for variable in service.get("environment", {}):
+            assert variable in known, f"{name} sets {variable}, which nothing reads"
+        if name != "redis":
+            assert service["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+
+
+def test_dockerfile_copies_what_exists_and_runs_as_non_root():
+    lines = [line.split() for line in (ROOT / "Dockerfile").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    for words in lines:
+        if words[0] == "COPY":
+            for source in words[1:-1]:
+                assert (ROOT / source).exists(), source
+    users = [words[1] for words in lines if words[0] == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    for name in ("gateway", "recognizer", "solver"):
+        assert SERVICES[name]["build"] == "."
