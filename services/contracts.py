@@ -130,6 +130,36 @@ class SolveResult(Model):
     seconds: float = 0.0
 
 
+# --- Corrections from a person -------------------------------------------------
+
+
+class CellFix(Model):
+    row: int = Field(ge=0)
+    col: int = Field(ge=0)
+    value: int = Field(ge=0)  # 0 = blank
+
+
+class SumFix(Model):
+    row: int = Field(ge=0)  # the cell whose corner holds the cage's sum
+    col: int = Field(ge=0)
+    value: int = Field(ge=1)
+
+
+class WallFix(Model):
+    row: int = Field(ge=0)
+    col: int = Field(ge=0)
+    side: Literal["right", "down"]  # the wall to the right of, or below, (row, col)
+    present: bool
+
+
+class Corrections(Model):
+    """Readings a person confirmed; the solver treats them as certain."""
+
+    cells: list[CellFix] = []
+    cage_sums: list[SumFix] = []
+    walls: list[WallFix] = []
+
+
 # --- Jobs ----------------------------------------------------------------------
 
 
@@ -156,6 +186,7 @@ class Job(Model):
     created_at: float
     updated_at: float
     error: str | None = None
-    reading: Reading | None = None
+    reading: Reading | None = None  # as the recognizer read it
+    corrections: Corrections | None = None
     result: SolveResult | None = None
     timings: dict[str, float] = {}

@@ -64,9 +64,11 @@ class JobStore:
             raise JobNotFound(job_id)
         return raw
 
-    def update(self, job_id: str, *, revision: int | None = None, **fields) -> Job | None:
-        """Change fields atomically. With `revision`, only while the job is still at it,
-        so a late answer for an older revision never overwrites a newer one."""
+    def update(self, job_id: str, *, expect_revision: int | None = None,
+               **fields) -> Job | None:
+        """Change fields atomically. With `expect_revision`, only while the job is still at
+        that revision, so a late answer for an older revision never overwrites a newer one;
+        returns None when it is not."""
         key = self._job_key(job_id)
         with self.redis.pipeline() as pipe:
             while True:
@@ -76,7 +78,7 @@ class JobStore:
                     if raw is None:
                         raise JobNotFound(job_id)
                     job = Job.model_validate_json(raw)
-                    if revision is not None and job.revision != revision:
+                    if expect_revision is not None and job.revision != expect_revision:
                         return None
                     job = job.model_copy(update=fields | {"updated_at": time.time()})
                     job = Job.model_validate(job.model_dump())  # re-validate nested models

@@ -9,7 +9,7 @@ from fastapi.responses import FileResponse
 
 from services.contracts import Problem
 from services.gateway.problems import install_problem_handlers, problem_response
-from services.gateway.routers import health, jobs
+from services.gateway.routers import health, jobs, review
 from services.settings import get_settings
 
 STATIC = Path(__file__).parent / "static"
@@ -35,6 +35,7 @@ def create_app() -> FastAPI:
         return await call_next(request)
 
     app.include_router(jobs.router)
+    app.include_router(review.router)
     app.include_router(health.router)
 
     @app.get("/", include_in_schema=False)

@@ -22,27 +22,26 @@ def parse_one(text: str, kind: str | None):
 
 @app.task(name=SOLVE_TASK)
 def solve_job(reading: dict | None, job_id: str, revision: int = 1,
-              puzzle_text: str | None = None, kind: str = "auto",
-              fixed: dict | None = None) -> None:
-    """Solve a reading (from the recognizer, down the chain) or a typed-in puzzle."""
+              puzzle_text: str | None = None, kind: str = "auto") -> None:
+    """Solve a reading (from the recognizer down the chain, or corrected by a person:
+    corrections arrive already applied, as certain readings) or a typed-in puzzle."""
     if reading is None and puzzle_text is None:
         return  # the recognizer already failed the job
     store = job_store()
     limit = get_settings().solve_seconds
     try:
         with failing_job_on_error(job_id, "solving", (PuzzleError, ValueError)):
-            job = store.update(job_id, revision=revision, status="solving")
+            job = store.update(job_id, expect_revision=revision, status="solving")
             if job is None:
                 return  # a newer revision superseded this one
             started = time.perf_counter()
             if puzzle_text is not None:
                 result = solve_puzzle(parse_one(puzzle_text, kind), time_limit=limit)
             else:
-                result = solve_reading(Reading.model_validate(reading), time_limit=limit,
-                                       fixed=fixed)
+                result = solve_reading(Reading.model_validate(reading), time_limit=limit)
             timings = job.timings | {"solve": round(time.perf_counter() - started, 4)}
-            store.update(job_id, revision=revision, status=result.status, result=result,
-                         error=None if result.status != "failed" else result.message,
-                         timings=timings)
+            store.update(job_id, expect_revision=revision, status=result.status,
+                         result=result, timings=timings,
+                         error=result.message if result.status == "failed" else None)
     except JobGone:
         return
