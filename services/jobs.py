@@ -89,5 +89,15 @@ class JobStore:
                 except redis.WatchError:
                     continue
 
+    def count_attempt(self, job_id: str, stage: str, revision: int = 1) -> int:
+        """How many times a task for this job's stage has started (a redelivered task
+        after a worker crash counts again)."""
+        key = f"gridsight:attempts:{job_id}:{stage}:{revision}"
+        with self.redis.pipeline() as pipe:
+            pipe.incr(key)
+            pipe.expire(key, self.ttl)
+            attempts, _ = pipe.execute()
+        return int(attempts)
+
     def ping(self) -> bool:
         return bool(self.redis.ping())

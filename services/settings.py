@@ -19,9 +19,11 @@ class Settings(BaseSettings):
     job_ttl_seconds: int = 24 * 3600
     # Longer than the slowest task, so a running task is never handed out twice.
     visibility_timeout_seconds: int = 900
-    task_max_retries: int = 3
-    api_key: str | None = None
-    cors_origins: list[str] = []
+    # A task whose worker died this many times ends its job as failed.
+    task_max_attempts: int = 3
+    jobs_per_minute: int = 60  # per client address; 0 = no limit
+    api_key: str | None = None  # when set, /v1 requests need the header X-API-Key
+    cors_origins: list[str] = []  # closed by default
 
 
 @lru_cache

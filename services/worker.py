@@ -23,22 +23,34 @@ class JobGone(Exception):
 
 
 @contextmanager
-def failing_job_on_error(job_id: str, stage: str, user_errors: tuple[type[Exception], ...]):
+def failing_job_on_error(job_id: str, stage: str, user_errors: tuple[type[Exception], ...],
+                         revision: int = 1):
     """Record errors on the job instead of losing it.
 
     Errors in `user_errors` are the picture's or puzzle's fault and their message is
     meant for the person; anything else is ours, logged in full and reported briefly.
+    A task redelivered after its worker died too often fails the job, so a picture that
+    crashes the worker cannot loop forever.
     """
+    store = job_store()
     try:
+        attempts = store.count_attempt(job_id, stage, revision)
+        if attempts > get_settings().task_max_attempts:
+            store.update(job_id, status="failed",
+                         error=f"the worker stopped {attempts - 1} times while {stage} this "
+                               "job; the picture may be too large or unusual")
+            raise JobGone(job_id)
         yield
+    except JobGone:
+        raise
     except JobNotFound as exc:
         raise JobGone(job_id) from exc
     except user_errors as exc:
-        job_store().update(job_id, status="failed", error=str(exc))
+        store.update(job_id, status="failed", error=str(exc))
         raise JobGone(job_id) from exc
     except Exception as exc:
         log.exception("job %s: %s failed", job_id, stage)
-        job_store().update(
+        store.update(
             job_id, status="failed",
             error=f"internal error while {stage} ({type(exc).__name__}); please try again",
         )

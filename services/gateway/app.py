@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 
 from services.contracts import Problem
@@ -22,6 +23,9 @@ def create_app() -> FastAPI:
         version="0.1.0",
     )
     install_problem_handlers(app)
+    if get_settings().cors_origins:  # closed unless origins are named
+        app.add_middleware(CORSMiddleware, allow_origins=get_settings().cors_origins,
+                           allow_methods=["GET", "POST"], allow_headers=["*"])
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next):

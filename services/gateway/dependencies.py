@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
+import time
 from functools import lru_cache
 
 from celery import Celery
+from fastapi import Depends, Header, Request
 
+from services.gateway.problems import ProblemError
 from services.jobs import JobStore
 from services.queue import make_celery
 from services.settings import Settings, get_settings
@@ -24,3 +28,29 @@ def get_sender() -> Celery:
 
 def settings_dep() -> Settings:
     return get_settings()
+
+
+def require_api_key(settings: Settings = Depends(settings_dep),
+                    x_api_key: str | None = Header(None, description="Needed when the server "
+                                                   "sets GRIDSIGHT_API_KEY")) -> None:
+    if settings.api_key and not secrets.compare_digest(x_api_key or "", settings.api_key):
+        raise ProblemError(401, "API key required", "send the key in the X-API-Key header",
+                           headers={"WWW-Authenticate": "X-API-Key"})
+
+
+def limit_job_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
+    """At most `jobs_per_minute` new jobs or corrections per client address and minute."""
+    if settings.jobs_per_minute <= 0:
+        return
+    client = request.client.host if request.client else "unknown"
+    minute = int(time.time() // 60)
+    key = f"gridsight:rate:{client}:{minute}"
+    with get_store().redis.pipeline() as pipe:
+        pipe.incr(key)
+        pipe.expire(key, 120)
+        count, _ = pipe.execute()
+    if count > settings.jobs_per_minute:
+        retry = 60 - int(time.time() % 60)
+        raise ProblemError(429, "Too many jobs",
+                           f"at most {settings.jobs_per_minute} jobs a minute; "
+                           f"try again in {retry} s", headers={"Retry-After": str(retry)})

@@ -15,9 +15,11 @@ PROBLEM_JSON = "application/problem+json"
 class ProblemError(Exception):
     """Raise from a route to answer with a problem document."""
 
-    def __init__(self, status: int, title: str, detail: str = "", **extra):
+    def __init__(self, status: int, title: str, detail: str = "",
+                 headers: dict[str, str] | None = None, **extra):
         super().__init__(detail or title)
         self.problem = Problem(status=status, title=title, detail=detail, **extra)
+        self.headers = headers
 
 
 def problem_response(problem: Problem, headers: dict | None = None) -> JSONResponse:
@@ -28,7 +30,7 @@ def problem_response(problem: Problem, headers: dict | None = None) -> JSONRespo
 def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(ProblemError)
     async def on_problem(_: Request, exc: ProblemError):
-        return problem_response(exc.problem)
+        return problem_response(exc.problem, headers=exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(_: Request, exc: StarletteHTTPException):

@@ -30,7 +30,7 @@ def solve_job(reading: dict | None, job_id: str, revision: int = 1,
     store = job_store()
     limit = get_settings().solve_seconds
     try:
-        with failing_job_on_error(job_id, "solving", (PuzzleError, ValueError)):
+        with failing_job_on_error(job_id, "solving", (PuzzleError, ValueError), revision):
             job = store.update(job_id, expect_revision=revision, status="solving")
             if job is None:
                 return  # a newer revision superseded this one

@@ -19,12 +19,18 @@ from services.contracts import (
     Problem,
     RequestedKind,
 )
-from services.gateway.dependencies import get_sender, get_store, settings_dep
+from services.gateway.dependencies import (
+    get_sender,
+    get_store,
+    limit_job_rate,
+    require_api_key,
+    settings_dep,
+)
 from services.gateway.problems import PROBLEM_JSON, ProblemError
 from services.jobs import JobNotFound, JobStore
 from services.settings import Settings
 
-router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
+router = APIRouter(prefix="/v1/jobs", tags=["jobs"], dependencies=[Depends(require_api_key)])
 
 IMAGE_KINDS = ("auto", "sudoku", "killer")
 PUZZLE_KINDS = ("auto", "sudoku", "killer", "nonogram")
@@ -35,10 +41,12 @@ JobId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
 PROBLEM_RESPONSES = {
     code: {"model": Problem, "content": {PROBLEM_JSON: {}}, "description": text}
     for code, text in {
+        401: "API key missing or wrong",
         404: "No such job (or it expired)",
         413: "Upload too large",
         415: "Not a supported image or puzzle format",
         422: "Invalid request",
+        429: "Too many jobs from this client",
         503: "The queue is unavailable",
     }.items()
 }
@@ -124,7 +132,7 @@ def accepted(job: Job, response: Response) -> JobCreated:
 
 
 @router.post("", status_code=202, response_model=JobCreated, openapi_extra=UPLOAD_BODY,
-             responses=PROBLEM_RESPONSES,
+             responses=PROBLEM_RESPONSES, dependencies=[Depends(limit_job_rate)],
              summary="Upload a photo, screenshot or typed-in puzzle to be solved")
 async def create_job(request: Request, response: Response,
                      settings: Settings = Depends(settings_dep)) -> JobCreated:

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Depends, Response
 
 from services.contracts import SOLVE_TASK, Corrections, JobCreated
 from services.corrections import CorrectionError, apply_corrections, merge
-from services.gateway.dependencies import get_sender, get_store
+from services.gateway.dependencies import (
+    get_sender,
+    get_store,
+    limit_job_rate,
+    require_api_key,
+)
 from services.gateway.problems import ProblemError
 from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job, queue_or_fail
 from services.jobs import FINAL_STATES
 
-router = APIRouter(prefix="/v1/jobs", tags=["review"])
+router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(require_api_key)])
 
 
 @router.post("/{job_id}/corrections", status_code=202, response_model=JobCreated,
              responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
                  "description": "The job has no reading to correct yet"}},
+             dependencies=[Depends(limit_job_rate)],
              summary="Correct readings (cells, cage sums, walls) and solve again")
 def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCreated:
     store = get_store()
