@@ -3,19 +3,48 @@
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import contextmanager
 from functools import lru_cache
 
+from celery.signals import setup_logging
+
+from services import metrics
+from services.contracts import JobStatus
 from services.jobs import JobNotFound, JobStore
+from services.logs import configure_json_logging
 from services.settings import get_settings
 
 log = logging.getLogger("gridsight.worker")
+
+
+@setup_logging.connect
+def _json_logs(**_kwargs) -> None:
+    configure_json_logging()
 
 
 @lru_cache
 def job_store() -> JobStore:
     settings = get_settings()
     return JobStore.from_url(settings.redis_url, settings.job_ttl_seconds)
+
+
+def finish(job_id: str, stage: str, started: float, status: JobStatus | None = None) -> float:
+    """Count a finished stage (and the job's final state), and log it."""
+    seconds = time.perf_counter() - started
+    client = job_store().redis
+    metrics.record_stage(client, stage, seconds)
+    if status is not None:
+        metrics.record_outcome(client, status)
+    log.info("%s done", stage, extra={"job_id": job_id, "stage": stage,
+                                      "seconds": round(seconds, 4), "status": status})
+    return seconds
+
+
+def fail(store: JobStore, job_id: str, error: str) -> None:
+    store.update(job_id, status="failed", error=error)
+    metrics.record_outcome(store.redis, "failed")
+    log.info("job failed", extra={"job_id": job_id, "error": error})
 
 
 class JobGone(Exception):
@@ -36,9 +65,8 @@ def failing_job_on_error(job_id: str, stage: str, user_errors: tuple[type[Except
     try:
         attempts = store.count_attempt(job_id, stage, revision)
         if attempts > get_settings().task_max_attempts:
-            store.update(job_id, status="failed",
-                         error=f"the worker stopped {attempts - 1} times while {stage} this "
-                               "job; the picture may be too large or unusual")
+            fail(store, job_id, f"the worker stopped {attempts - 1} times while {stage} this "
+                                "job; the picture may be too large or unusual")
             raise JobGone(job_id)
         yield
     except JobGone:
@@ -46,12 +74,10 @@ def failing_job_on_error(job_id: str, stage: str, user_errors: tuple[type[Except
     except JobNotFound as exc:
         raise JobGone(job_id) from exc
     except user_errors as exc:
-        store.update(job_id, status="failed", error=str(exc))
+        fail(store, job_id, str(exc))
         raise JobGone(job_id) from exc
     except Exception as exc:
-        log.exception("job %s: %s failed", job_id, stage)
-        store.update(
-            job_id, status="failed",
-            error=f"internal error while {stage} ({type(exc).__name__}); please try again",
-        )
+        log.exception("%s crashed", stage, extra={"job_id": job_id, "stage": stage})
+        fail(store, job_id,
+             f"internal error while {stage} ({type(exc).__name__}); please try again")
         raise JobGone(job_id) from exc

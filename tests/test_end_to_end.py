@@ -84,3 +84,19 @@ def test_unparseable_typed_in_puzzle_fails_with_a_reason(client):
     job = wait_for_job(client, response.json()["id"])
     assert job["status"] == "failed"
     assert job["error"] and "internal" not in job["error"]
+
+
+def test_metrics_count_jobs_stages_and_requests(client):
+    givens, _ = make_sudoku(random.Random(7))
+    line = "".join(str(v or ".") for row in givens for v in row)
+    job = wait_for_job(client, client.post("/v1/jobs", content=line, headers={
+        "content-type": "text/plain"}).json()["id"])
+    assert job["status"] == "solved"
+    text = client.get("/metrics").text
+    figures = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+               for line in text.splitlines() if line and not line.startswith("#")}
+    assert figures['gridsight_jobs_total{status="solved"}'] >= 1
+    assert figures['gridsight_stage_seconds_count{stage="solve"}'] >= 1
+    assert 'gridsight_queue_depth{queue="recognize"}' in figures
+    assert figures['gridsight_http_requests_total{method="POST",route="/v1/jobs",'
+                   'status="202"}'] >= 1

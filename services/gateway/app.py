@@ -8,9 +8,11 @@ from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 
+from services import metrics
 from services.contracts import Problem
+from services.gateway.dependencies import get_store
 from services.gateway.problems import install_problem_handlers, problem_response
-from services.gateway.routers import health, jobs, review
+from services.gateway.routers import health, jobs, overlay, review
 from services.settings import get_settings
 
 STATIC = Path(__file__).parent / "static"
@@ -38,9 +40,22 @@ def create_app() -> FastAPI:
                 detail=f"uploads are limited to {get_settings().max_upload_bytes} bytes"))
         return await call_next(request)
 
+    @app.middleware("http")
+    async def count_requests(request: Request, call_next):
+        response = await call_next(request)
+        route = request.scope.get("route")
+        if route is not None and request.url.path != "/metrics":
+            try:
+                metrics.record_request(get_store().redis, request.method, route.path,
+                                       response.status_code)
+            except Exception:  # figures must never cost a request
+                pass
+        return response
+
     app.include_router(jobs.router)
     app.include_router(review.router)
     app.include_router(health.router)
+    app.include_router(overlay.router)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -7,7 +7,7 @@ import time
 from services.contracts import RECOGNIZE_TASK
 from services.queue import make_celery
 from services.recognizer import RecognitionError, recognize
-from services.worker import JobGone, failing_job_on_error, job_store
+from services.worker import JobGone, failing_job_on_error, finish, job_store
 
 app = make_celery("gridsight-recognizer")
 
@@ -21,7 +21,7 @@ def recognize_job(job_id: str, kind: str = "auto") -> dict | None:
             store.update(job_id, status="recognizing")
             started = time.perf_counter()
             reading = recognize(store.image(job_id), kind)
-            elapsed = time.perf_counter() - started
+            elapsed = finish(job_id, "recognize", started)
             store.update(job_id, status="solving", reading=reading,
                          timings={"recognize": round(elapsed, 4)})
     except JobGone:
