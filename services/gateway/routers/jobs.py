@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import warnings
 from typing import Annotated
 
@@ -30,6 +31,7 @@ from services.gateway.problems import PROBLEM_JSON, ProblemError
 from services.jobs import JobNotFound, JobStore
 from services.settings import Settings
 
+log = logging.getLogger("gridsight.gateway")
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"], dependencies=[Depends(require_api_key)])
 
 IMAGE_KINDS = ("auto", "sudoku", "killer")
@@ -126,6 +128,7 @@ def queue_or_fail(store: JobStore, job: Job, send) -> None:
 
 
 def accepted(job: Job, response: Response) -> JobCreated:
+    log.info("job queued", extra={"job_id": job.id, "kind": job.kind})
     response.status_code = 202
     response.headers["Location"] = f"/v1/jobs/{job.id}"
     return JobCreated(id=job.id, status=job.status)
