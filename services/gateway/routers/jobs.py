@@ -102,8 +102,11 @@ def check_image(data: bytes, settings: Settings) -> None:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as img:
                 fmt, (width, height) = img.format, img.size
-    except (UnidentifiedImageError, Image.DecompressionBombError,
-            Image.DecompressionBombWarning, OSError, ValueError) as exc:
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ProblemError(413, "Image too large",
+                           f"the image claims more than {settings.max_image_pixels} pixels; "
+                           "send a smaller picture") from exc
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise ProblemError(415, "Not a supported image",
                            "send a JPEG, PNG, WebP, BMP or TIFF photo or screenshot") from exc
     if fmt not in IMAGE_FORMATS:
