@@ -11,6 +11,7 @@ from typing import Annotated
 from celery import chain
 from fastapi import APIRouter, Depends, Path, Request, Response
 from PIL import Image, UnidentifiedImageError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from services.contracts import (
     RECOGNIZE_TASK,
@@ -43,6 +44,7 @@ JobId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
 PROBLEM_RESPONSES = {
     code: {"model": Problem, "content": {PROBLEM_JSON: {}}, "description": text}
     for code, text in {
+        400: "The request body could not be parsed",
         401: "API key missing or wrong",
         404: "No such job (or it expired)",
         413: "Upload too large",
@@ -145,8 +147,11 @@ async def create_job(request: Request, response: Response,
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     store, sender = get_store(), get_sender()
     if content_type == "multipart/form-data":
-        form = await request.form(max_files=1, max_fields=4,
-                                  max_part_size=settings.max_upload_bytes + 1)
+        try:
+            form = await request.form(max_files=1, max_fields=4,
+                                      max_part_size=settings.max_upload_bytes + 1)
+        except StarletteHTTPException as exc:  # malformed multipart, too many parts
+            raise ProblemError(422, "Malformed upload", str(exc.detail)) from exc
         upload = form.get("image")
         if upload is None or isinstance(upload, str):
             raise ProblemError(422, "Missing image", "send the picture in the multipart "
