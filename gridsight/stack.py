@@ -66,6 +66,7 @@ class Stack:
     redis_url: str = ""
     broker: str = ""  # "external" | "redis-server" | "fakeredis"
     processes: list[subprocess.Popen] = field(default_factory=list)
+    workers: dict[str, subprocess.Popen] = field(default_factory=dict)  # by queue
     _exit: ExitStack = field(default_factory=ExitStack)
 
     def start_broker(self, prefer: str | None = None) -> str:
@@ -107,8 +108,9 @@ class Stack:
 
     def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE)) -> None:
         for queue in queues:
-            self.processes.append(subprocess.Popen(worker_command(queue), cwd=ROOT,
-                                                   env=self.environment()))
+            worker = subprocess.Popen(worker_command(queue), cwd=ROOT, env=self.environment())
+            self.workers[queue] = worker
+            self.processes.append(worker)
 
     def start_gateway(self, host: str = "127.0.0.1", port: int = 8000) -> str:
         command = [sys.executable, "-m", "uvicorn", "services.gateway.app:app",

@@ -1,0 +1,177 @@
+"""Load test: N concurrent clients post rendered screenshots to a running stack.
+
+Reports throughput, latency p50/p95/p99 (whole job, and per stage from the job's own
+timings), lost jobs and wrong answers; optionally SIGKILLs a worker's pool process in the
+middle of the run. The baseline, measured in the same run, is the same pictures read and
+solved in one process with no queue (the library path of `gridsight solve`).
+
+    .venv/bin/python bench/load.py --jobs 200 --clients 8
+    .venv/bin/python bench/load.py --jobs 1000 --clients 16 --kill-worker
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8000   # an already running stack
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gridsight.stack import Stack, free_port  # noqa: E402
+from gridsight.synth.puzzles import make_sudoku  # noqa: E402
+from gridsight.synth.render import render_sudoku  # noqa: E402
+
+FINAL = {"solved", "needs_review", "failed"}
+
+
+def pictures(count: int) -> list[tuple[bytes, list[list[int]]]]:
+    out = []
+    styles = ["screenshot", "app", "bold", "thin"]
+    for seed in range(count):
+        givens, solution = make_sudoku(random.Random(1000 + seed))
+        buffer = io.BytesIO()
+        render_sudoku(givens, style=styles[seed % len(styles)], seed=seed).save(buffer, "PNG")
+        out.append((buffer.getvalue(), solution))
+    return out
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def baseline_rate(samples: list[tuple[bytes, list[list[int]]]]) -> float:
+    """Jobs per second when one process reads and solves each picture directly."""
+    from services.recognizer import recognize
+    from services.solver import solve_reading
+
+    started = time.perf_counter()
+    for data, _ in samples:
+        solve_reading(recognize(data, "auto"))
+    return len(samples) / (time.perf_counter() - started)
+
+
+async def run_load(base: str, samples, jobs: int, clients: int, kill) -> dict:
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(jobs):
+        queue.put_nowait(i)
+    results: list[dict] = []
+    posted = 0
+
+    async def client() -> None:
+        nonlocal posted
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            while not queue.empty():
+                i = queue.get_nowait()
+                data, solution = samples[i % len(samples)]
+                started = time.perf_counter()
+                response = await http.post("/v1/jobs", files={"image": ("p.png", data,
+                                                                        "image/png")})
+                posted += 1
+                if kill is not None and posted == jobs // 3:
+                    kill()
+                if response.status_code != 202:
+                    results.append({"ok": False, "lost": False, "status": response.status_code})
+                    continue
+                job_id = response.json()["id"]
+                deadline = started + 300
+                while True:
+                    job = (await http.get(f"/v1/jobs/{job_id}")).json()
+                    if job["status"] in FINAL or time.perf_counter() > deadline:
+                        break
+                    await asyncio.sleep(0.05)
+                result = job.get("result") or {}
+                results.append({
+                    "ok": job["status"] == "solved" and result.get("solution") == solution,
+                    "lost": job["status"] not in FINAL,
+                    "seconds": time.perf_counter() - started,
+                    "timings": job.get("timings", {}),
+                })
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    elapsed = time.perf_counter() - started
+    return {"results": results, "elapsed": elapsed}
+
+
+def killer(stack: Stack):
+    def kill() -> None:
+        worker = stack.workers["recognize"]
+        listing = subprocess.run(["ps", "-o", "pid=", "--ppid", str(worker.pid)],
+                                 capture_output=True, text=True).stdout
+        for pid in listing.split():
+            os.kill(int(pid), signal.SIGKILL)
+        print(f"  killed the pool process(es) {listing.split()} of worker {worker.pid}")
+    return kill
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--jobs", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--pictures", type=int, default=20)
+    parser.add_argument("--kill-worker", action="store_true")
+    parser.add_argument("--url", help="an already running gateway (no worker kill then)")
+    args = parser.parse_args()
+
+    samples = pictures(args.pictures)
+    base_rate = baseline_rate(samples)
+    stack = None
+    if args.url:
+        base = args.url
+    else:
+        stack = Stack()
+        stack.start_broker(prefer="redis-server")
+        stack.start_workers()
+        base = stack.start_gateway(port=free_port())
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("gateway did not start")
+            time.sleep(0.2)
+        time.sleep(2)  # let the workers connect
+    kill = killer(stack) if (stack and args.kill_worker) else None
+    try:
+        run = asyncio.run(run_load(base, samples, args.jobs, args.clients, kill))
+    finally:
+        if stack:
+            stack.close()
+    results = run["results"]
+    done = [r for r in results if "seconds" in r]
+    rate = len(results) / run["elapsed"]
+    print(f"\n{args.jobs} jobs, {args.clients} clients, {len(samples)} distinct screenshots, "
+          f"{os.cpu_count()} cores{', one worker killed mid-run' if kill else ''}")
+    print(f"{'figure':34} {'value':>10}")
+    print(f"{'throughput (jobs/s)':34} {rate:10.1f}")
+    print(f"{'baseline: one process, no queue':34} {base_rate:10.1f}")
+    print(f"{'ratio service / baseline':34} {rate / base_rate:10.2f}")
+    print(f"{'lost jobs':34} {sum(r['lost'] for r in results):10d}")
+    print(f"{'wrong or unsolved':34} {sum(not r['ok'] for r in results):10d}")
+    print(f"\n{'latency (ms)':24} {'p50':>8} {'p95':>8} {'p99':>8}")
+    series = {"whole job (post to final)": [r["seconds"] for r in done],
+              "recognize stage": [r["timings"].get("recognize", 0) for r in done],
+              "solve stage": [r["timings"].get("solve", 0) for r in done]}
+    for name, values in series.items():
+        print(f"{name:24} " + " ".join(f"{percentile(values, q) * 1000:8.0f}"
+                                       for q in (0.5, 0.95, 0.99)))
+
+
+if __name__ == "__main__":
+    main()
