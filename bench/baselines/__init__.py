@@ -1,0 +1,1 @@
+"""Baseline solvers the benchmark measures gridsight against (written for this project)."""

@@ -1,0 +1,176 @@
+"""Puzzles with known answers: sudoku of any box shape, killer sudoku, nonograms.
+
+Every generator takes a random.Random, so a seed gives the same puzzle again.
+"""
+
+from __future__ import annotations
+
+import random
+
+from gridsight.synth.grids import default_box, random_solution
+from services.contracts import Cage, KillerPuzzle, NonogramPuzzle
+from services.solver.grid import geometry
+from services.solver.propagate import bit, initial_candidates, propagate, search, solved
+from services.solver.sudoku import solve_grid
+
+Grid = list[list[int]]
+
+
+def make_sudoku(rng: random.Random, size: int = 9, box: tuple[int, int] | None = None,
+                unique: bool = True, target_clues: int | None = None) -> tuple[Grid, Grid]:
+    """(givens, solution): holes dug in random order while the answer stays unique.
+
+    Grids up to 9x9 keep a hole when a full search still finds one solution. Larger grids
+    keep a hole only while naked and hidden singles alone still solve the grid (unique by
+    construction, and quick to check). With unique=False holes are dug at random down to
+    target_clues (default: half the cells).
+    """
+    box = box or default_box(size)
+    geo = geometry(size, box)
+    solution = random_solution(size, box, rng)
+    givens = [row.copy() for row in solution]
+    floor = target_clues if target_clues is not None else (0 if unique else size * size // 2)
+    clues = size * size
+    for i in rng.sample(range(size * size), size * size):
+        if clues <= floor:
+            break
+        r, c = divmod(i, size)
+        givens[r][c] = 0
+        if unique and not _has_unique_answer(givens, geo):
+            givens[r][c] = solution[r][c]
+            continue
+        clues -= 1
+    return givens, solution
+
+
+def _has_unique_answer(givens: Grid, geo) -> bool:
+    cands = initial_candidates(givens, geo)
+    if propagate(cands, geo) and solved(cands):
+        return True
+    if geo.size > 9:
+        return False
+    found, complete = search(cands, geo, limit=2)
+    return complete and len(found) == 1
+
+
+def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
+                max_cage: int = 5) -> tuple[KillerPuzzle, Grid]:
+    """(puzzle, solution): random connected cages of 1..max_cage cells with distinct digits.
+
+    While the puzzle has several answers, the cage holding a cell where two answers differ
+    is split (or, with givens=True, that cell is given), until the answer is unique.
+    """
+    box = default_box(size)
+    geo = geometry(size, box)
+    solution = random_solution(size, box, rng)
+    owner = _random_cages(rng, solution, max_cage)
+    shown = [[0] * size for _ in range(size)]
+    for _ in range(size * size):
+        cages = _cage_lists(owner, size)
+        cage_cells = [([r * size + c for r, c in cells], sum(solution[r][c] for r, c in cells))
+                      for cells in cages]
+        answer = solve_grid(geo, shown if givens else None, cage_cells, time_limit=20.0)
+        if answer.verdict == "unique":
+            break
+        if answer.verdict != "multiple":
+            raise RuntimeError(f"generated killer has verdict {answer.verdict}")
+        differ = [(r, c) for r in range(size) for c in range(size)
+                  if answer.solution[r][c] != answer.other[r][c]]
+        r, c = rng.choice(differ)
+        if givens:
+            shown[r][c] = solution[r][c]
+        else:
+            _split_cage(owner, (r, c), size)
+    puzzle = KillerPuzzle(
+        size=size,
+        cages=[Cage(sum=sum(solution[r][c] for r, c in cells), cells=cells)
+               for cells in _cage_lists(owner, size)],
+        givens=shown if givens else None,
+    )
+    return puzzle, solution
+
+
+def _random_cages(rng: random.Random, solution: Grid, max_cage: int) -> list[list[int]]:
+    size = len(solution)
+    owner = [[-1] * size for _ in range(size)]
+    cage = 0
+    for i in rng.sample(range(size * size), size * size):
+        r, c = divmod(i, size)
+        if owner[r][c] >= 0:
+            continue
+        target = rng.randint(2, max_cage)
+        cells, used = [(r, c)], bit(solution[r][c])
+        owner[r][c] = cage
+        while len(cells) < target:
+            options = [(nr, nc) for cr, cc in cells
+                       for nr, nc in ((cr + 1, cc), (cr - 1, cc), (cr, cc + 1), (cr, cc - 1))
+                       if 0 <= nr < size and 0 <= nc < size and owner[nr][nc] < 0
+                       and not used & bit(solution[nr][nc])]
+            if not options:
+                break
+            nr, nc = rng.choice(options)
+            owner[nr][nc] = cage
+            cells.append((nr, nc))
+            used |= bit(solution[nr][nc])
+        cage += 1
+    return owner
+
+
+def _cage_lists(owner: list[list[int]], size: int) -> list[list[tuple[int, int]]]:
+    cages: dict[int, list[tuple[int, int]]] = {}
+    for r in range(size):
+        for c in range(size):
+            cages.setdefault(owner[r][c], []).append((r, c))
+    return list(cages.values())
+
+
+def _split_cage(owner: list[list[int]], cell: tuple[int, int], size: int) -> None:
+    """Take cell out of its cage; the rest falls into its connected pieces."""
+    r, c = cell
+    label = owner[r][c]
+    fresh = max(max(row) for row in owner) + 1
+    owner[r][c] = fresh
+    rest = [(i, j) for i in range(size) for j in range(size) if owner[i][j] == label]
+    seen: set[tuple[int, int]] = set()
+    for start in rest:
+        if start in seen:
+            continue
+        fresh += 1
+        stack = [start]
+        seen.add(start)
+        while stack:
+            i, j = stack.pop()
+            owner[i][j] = fresh
+            for n in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                if n in seen or not (0 <= n[0] < size and 0 <= n[1] < size):
+                    continue
+                if owner[n[0]][n[1]] == label:
+                    seen.add(n)
+                    stack.append(n)
+
+
+def make_nonogram(rng: random.Random, width: int, height: int, density: float = 0.5,
+                  smooth: int = 0) -> tuple[NonogramPuzzle, list[str]]:
+    """(puzzle, picture): a random picture (rows of '#' and '.') and its clues.
+
+    smooth=0 gives independent cells (hard, often several answers); each smoothing round
+    sets a cell to the majority of its 3x3 neighbourhood, giving blobs like drawn pictures.
+    """
+    cells = [[rng.random() < density for _ in range(width)] for _ in range(height)]
+    for _ in range(smooth):
+        cells = [[_majority(cells, r, c) for c in range(width)] for r in range(height)]
+    picture = ["".join("#" if v else "." for v in row) for row in cells]
+    columns = ["".join(row[c] for row in picture) for c in range(width)]
+    return NonogramPuzzle(rows=[runs_of(line) for line in picture],
+                          cols=[runs_of(line) for line in columns]), picture
+
+
+def _majority(cells: list[list[bool]], r: int, c: int) -> bool:
+    around = [cells[i][j] for i in range(max(0, r - 1), min(len(cells), r + 2))
+              for j in range(max(0, c - 1), min(len(cells[0]), c + 2))]
+    return 2 * sum(around) > len(around)
+
+
+def runs_of(line: str) -> list[int]:
+    """Lengths of the runs of '#' in a line, left to right."""
+    return [len(run) for run in line.split(".") if run]

@@ -1,0 +1,86 @@
+"""Killer cages: checks that they make a puzzle, and the digit sets a cage sum allows."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from services.solver.errors import PuzzleError
+from services.solver.grid import cell_name
+
+# Beyond this many digit sets a cage gets a plain sum constraint instead of one
+# choice per digit set (large cages in 16x16 and 25x25 grids have thousands).
+MAX_DIGIT_SETS = 200
+
+
+@lru_cache(maxsize=4096)
+def digit_sets(size: int, cells: int, total: int) -> tuple[int, ...]:
+    """Bit masks of the sets of `cells` distinct digits 1..size that add up to `total`."""
+    if not reachable(size, cells, total):
+        return ()
+    if cells > 6 and size > 9:
+        return ()  # too many to list; callers fall back to a sum constraint
+    return tuple(
+        sum(1 << (d - 1) for d in combo)
+        for combo in combinations(range(1, size + 1), cells)
+        if sum(combo) == total
+    )
+
+
+def reachable(size: int, cells: int, total: int) -> bool:
+    """Whether `cells` distinct digits 1..size can add up to `total`."""
+    low = cells * (cells + 1) // 2
+    high = cells * (2 * size - cells + 1) // 2
+    return 1 <= cells <= size and low <= total <= high
+
+
+def check_cages(cages: list[tuple[list[tuple[int, int]], int]], size: int) -> None:
+    """PuzzleError, in words, unless the cages partition the grid into valid cages."""
+    owner: dict[tuple[int, int], int] = {}
+    for k, (cells, total) in enumerate(cages):
+        label = f"cage {k + 1} (sum {total})"
+        if not cells:
+            raise PuzzleError(f"{label} has no cells")
+        for r, c in cells:
+            if not (0 <= r < size and 0 <= c < size):
+                raise PuzzleError(f"{label} has cell ({r},{c}) outside the "
+                                  f"{size}x{size} grid (rows and columns count from 0)")
+            if (r, c) in owner:
+                other = owner[(r, c)]
+                if other == k:
+                    raise PuzzleError(f"{label} lists cell {cell_name(r, c)} twice")
+                raise PuzzleError(f"cages {other + 1} and {k + 1} overlap at cell "
+                                  f"{cell_name(r, c)}")
+            owner[(r, c)] = k
+        if not connected(cells):
+            raise PuzzleError(f"{label} is not connected: its cells "
+                              f"{', '.join(cell_name(r, c) for r, c in cells)} do not touch "
+                              f"side by side")
+        if not reachable(size, len(cells), total):
+            low = len(cells) * (len(cells) + 1) // 2
+            high = len(cells) * (2 * size - len(cells) + 1) // 2
+            raise PuzzleError(f"{label}: {len(cells)} different digits cannot add up to "
+                              f"{total} (possible sums are {low}..{high})")
+    missing = [(r, c) for r in range(size) for c in range(size) if (r, c) not in owner]
+    if missing:
+        shown = ", ".join(cell_name(r, c) for r, c in missing[:8])
+        more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+        raise PuzzleError(f"cages must cover the grid; cells not in any cage: {shown}{more}")
+    expected = size * (size + 1) // 2 * size
+    total = sum(t for _, t in cages)
+    if total != expected:
+        raise PuzzleError(f"cage sums add up to {total}, but a {size}x{size} grid adds up "
+                          f"to {expected}")
+
+
+def connected(cells: list[tuple[int, int]]) -> bool:
+    todo = set(cells)
+    stack = [cells[0]]
+    todo.discard(cells[0])
+    while stack:
+        r, c = stack.pop()
+        for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if n in todo:
+                todo.discard(n)
+                stack.append(n)
+    return not todo

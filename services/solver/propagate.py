@@ -1,0 +1,133 @@
+"""Candidate propagation for sudoku grids: naked and hidden singles over bit masks.
+
+A cell's candidates are an int whose bit d-1 is set when digit d is still possible.
+Singles are sound deductions, so a grid that propagation fills in completely has
+exactly one solution; a grid it empties has none.
+"""
+
+from __future__ import annotations
+
+from services.solver.grid import Geometry
+
+
+def bit(d: int) -> int:
+    return 1 << (d - 1)
+
+
+def digit(mask: int) -> int:
+    """The digit of a single-candidate mask."""
+    return mask.bit_length()
+
+
+def digits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length())
+        mask ^= low
+    return out
+
+
+def is_single(mask: int) -> bool:
+    return mask != 0 and mask & (mask - 1) == 0
+
+
+def initial_candidates(givens: list[list[int]] | None, geo: Geometry) -> list[int]:
+    cands = [geo.full] * geo.cells
+    if givens:
+        for r, row in enumerate(givens):
+            for c, v in enumerate(row):
+                if v:
+                    cands[r * geo.size + c] = bit(v)
+    return cands
+
+
+def propagate(cands: list[int], geo: Geometry) -> bool:
+    """Apply singles in place until nothing changes; False when the grid breaks."""
+    peers, units, full = geo.peers, geo.units, geo.full
+    stack = [i for i, m in enumerate(cands) if is_single(m)]
+    if any(m == 0 for m in cands):
+        return False
+    while True:
+        while stack:
+            i = stack.pop()
+            m = cands[i]
+            for p in peers[i]:
+                pm = cands[p]
+                if pm & m:
+                    pm &= ~m
+                    if not pm:
+                        return False
+                    cands[p] = pm
+                    if pm & (pm - 1) == 0:
+                        stack.append(p)
+        # Hidden singles: a digit with one possible place in a unit goes there.
+        for unit in units:
+            once = twice = 0
+            for i in unit:
+                m = cands[i]
+                twice |= once & m
+                once |= m
+            if once != full:
+                return False
+            only = once & ~twice
+            if not only:
+                continue
+            for i in unit:
+                m = cands[i]
+                hit = m & only
+                if hit and hit != m:
+                    if hit & (hit - 1):
+                        return False  # two digits can only go in this one cell
+                    cands[i] = hit
+                    stack.append(i)
+        if not stack:
+            return True
+
+
+def solved(cands: list[int]) -> bool:
+    return all(m & (m - 1) == 0 for m in cands)
+
+
+def to_grid(cands: list[int], size: int) -> list[list[int]]:
+    return [[digit(cands[r * size + c]) for c in range(size)] for r in range(size)]
+
+
+def search(cands: list[int], geo: Geometry, limit: int = 2,
+           max_nodes: int | None = None) -> tuple[list[list[int]], bool]:
+    """Depth-first search with propagation; up to `limit` solutions (as candidate lists).
+
+    Returns (solutions, complete): complete is False when max_nodes ran out first.
+    """
+    found: list[list[int]] = []
+    nodes = 0
+
+    def visit(state: list[int]) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            return False
+        if not propagate(state, geo):
+            return True
+        best, best_count = -1, 99
+        for i, m in enumerate(state):
+            if m & (m - 1):
+                n = m.bit_count()
+                if n < best_count:
+                    best, best_count = i, n
+                    if n == 2:
+                        break
+        if best < 0:
+            found.append(state)
+            return True
+        for d in digits(state[best]):
+            child = state.copy()
+            child[best] = bit(d)
+            if not visit(child):
+                return False
+            if len(found) >= limit:
+                return True
+        return True
+
+    complete = visit(cands.copy())
+    return found, complete

@@ -1,0 +1,495 @@
+"""solve_reading: the most probable reading of a grid that makes a solvable puzzle.
+
+A Reading gives, for every cell, probabilities over blank and 1..n; for killer sudoku
+also candidate cage sums and probabilities of the walls between cells. The repair
+looks for the reading with the largest total log-probability whose puzzle has a
+solution, preferring one whose solution is unique:
+
+1. The argmax reading is solved first; when it is unique nothing else runs.
+2. Otherwise one CP-SAT model holds both the reading and the solution: each cell
+   chooses one read value (weighted by its log-probability), a digit read forces that
+   digit in the solution, and each cage chooses one of its sum candidates. Minimising
+   the log-probability lost gives the most probable solvable reading.
+3. If that reading has several solutions S1, S2, a cut asks the next reading to
+   contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
+   within UNIQUE_SEARCH_LOSS of the best solvable one.
+
+Killer walls: cages are the connected regions of walls with p >= 0.5. When those regions
+do not each hold exactly one cage sum, or the best reading on them has no solution, the
+least confident walls are flipped, one or two at a time (WALL_FLIP_CANDIDATES of them),
+and wall layouts are tried in order of probability. Cages that need three or more wall
+flips are not found; walls are not part of the CP-SAT model.
+
+Readings with probability below PRUNE_PROB are never chosen.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ortools.sat.python import cp_model
+
+from services.contracts import (
+    Cage,
+    KillerPuzzle,
+    Reading,
+    SolveResult,
+    SudokuPuzzle,
+    SumCandidate,
+    Suspect,
+)
+from services.solver.cages import reachable
+from services.solver.conflicts import explain
+from services.solver.errors import PuzzleError
+from services.solver.grid import Geometry, cell_name, check_shape, geometry
+from services.solver.solve import MESSAGES, status_of
+from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
+
+PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
+UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
+UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
+MAX_UNIQUE_TRIES = 8
+WALL_FLIP_CANDIDATES = 10
+COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
+LOG_FLOOR = 1e-9
+
+
+@dataclass
+class Options:
+    """The values one reading may take, most probable first: (value, prob)."""
+
+    what: str  # "cell" or "cage_sum"
+    row: int
+    col: int
+    values: list[tuple[int, float]]
+    fixed: bool = False
+    alternatives: list[tuple[int, float]] = field(default_factory=list)
+
+    @property
+    def best(self) -> int:
+        return self.values[0][0]
+
+    def prob(self, value: int) -> float:
+        return dict(self.alternatives or self.values).get(value, 0.0)
+
+
+@dataclass
+class Outcome:
+    cells: list[int]  # chosen read value per cell, 0 = blank
+    sums: list[int]  # chosen sum per cage
+    answer: GridAnswer
+    log_prob: float
+
+
+# --- Checking and normalising the input ------------------------------------------
+
+
+def normalise_fixed(fixed: dict | None) -> dict[str, dict[tuple[int, int], int]]:
+    """{"cells"|"cage_sums"|"walls_right"|"walls_down": {(r, c): value}}.
+
+    Keys may be (r, c) tuples, "r,c" strings (as JSON has them), or the mapping may be a
+    list of [r, c, value] triples.
+    """
+    out: dict[str, dict[tuple[int, int], int]] = {}
+    for name, entries in (fixed or {}).items():
+        if name not in ("cells", "cage_sums", "walls_right", "walls_down"):
+            raise PuzzleError(f"fixed readings: unknown part {name!r}")
+        items = entries.items() if isinstance(entries, dict) else (
+            ((e[0], e[1]), e[2]) for e in entries)
+        part = {}
+        for key, value in items:
+            if isinstance(key, str):
+                key = tuple(int(k) for k in key.replace("(", "").replace(")", "").split(","))
+            part[(int(key[0]), int(key[1]))] = int(value)
+        out[name] = part
+    return out
+
+
+def cell_options(reading: Reading, fixed: dict[tuple[int, int], int]) -> list[Options]:
+    n = reading.size
+    if len(reading.cells) != n or any(len(row) != n for row in reading.cells):
+        raise PuzzleError(f"the reading's cells are not a {n}x{n} grid")
+    out = []
+    for r, row in enumerate(reading.cells):
+        for c, probs in enumerate(row):
+            if len(probs) != n + 1 or any(p < 0 or p != p for p in probs):
+                raise PuzzleError(f"cell {cell_name(r, c)} needs {n + 1} probabilities "
+                                  f"(blank, 1..{n}) that are not negative")
+            total = sum(probs) or 1.0
+            ranked = sorted(((v, p / total) for v, p in enumerate(probs)),
+                            key=lambda vp: -vp[1])
+            if (r, c) in fixed:
+                v = fixed[(r, c)]
+                if not 0 <= v <= n:
+                    raise PuzzleError(f"fixed cell {cell_name(r, c)}: {v} is not 0..{n}")
+                out.append(Options("cell", r, c, [(v, 1.0)], True, ranked))
+                continue
+            kept = [vp for vp in ranked if vp[1] >= PRUNE_PROB] or ranked[:1]
+            out.append(Options("cell", r, c, kept, alternatives=ranked))
+    return out
+
+
+def sum_options(reading: Reading, fixed: dict[tuple[int, int], int]) -> dict[tuple, Options]:
+    out = {}
+    for s in reading.cage_sums:
+        ranked = sorted(((c.value, c.prob) for c in s.candidates), key=lambda vp: -vp[1])
+        cell = tuple(s.cell)
+        if cell in fixed:
+            out[cell] = Options("cage_sum", *cell, [(fixed[cell], 1.0)], True, ranked)
+        elif ranked:
+            kept = [vp for vp in ranked if vp[1] >= PRUNE_PROB] or ranked[:1]
+            out[cell] = Options("cage_sum", *cell, kept, alternatives=ranked)
+    for cell, value in fixed.items():
+        if cell not in out:
+            out[cell] = Options("cage_sum", *cell, [(value, 1.0)], True)
+    return out
+
+
+# --- The repair model ------------------------------------------------------------------
+
+
+def option_cost(options: Options, prob: float) -> int:
+    top = options.values[0][1]
+    return round(COST_SCALE * (math.log(max(top, LOG_FLOOR)) - math.log(max(prob, LOG_FLOOR))))
+
+
+def log_prob(options: Options, value: int) -> float:
+    return math.log(max(dict(options.values).get(value, 0.0), LOG_FLOOR))
+
+
+def argmax_log_prob(cells: list[Options], sums: list[Options]) -> float:
+    return sum(log_prob(o, o.best) for o in cells + sums)
+
+
+def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
+                sums: list[Options], deadline: float) -> Outcome | None | str:
+    """The most probable solvable reading on a fixed cage layout.
+
+    Returns an Outcome, None when no reading within the options is solvable, or "unknown"
+    when time ran out before anything was found.
+    """
+    n = geo.size
+
+    def puzzle_answer(values: list[int], totals: list[int]) -> GridAnswer:
+        givens = [values[r * n:(r + 1) * n] for r in range(n)]
+        cage_list = list(zip(cages, totals, strict=True)) if cages else None
+        if cage_list and any(not reachable(n, len(c), t) for c, t in cage_list):
+            return GridAnswer("none")
+        return solve_grid(geo, givens, cage_list, deadline - time.perf_counter())
+
+    def score(values: list[int], totals: list[int]) -> float:
+        return (sum(log_prob(o, v) for o, v in zip(cells, values, strict=True))
+                + sum(log_prob(o, t) for o, t in zip(sums, totals, strict=True)))
+
+    values = [o.best for o in cells]
+    totals = [o.best for o in sums]
+    answer = puzzle_answer(values, totals)
+    if answer.verdict in ("unique", "unknown"):
+        return Outcome(values, totals, answer, score(values, totals)) if answer.solution \
+            else "unknown"
+    fallback = Outcome(values, totals, answer, score(values, totals)) \
+        if answer.verdict == "multiple" else None
+
+    model = OneHotModel(geo, [geo.full] * geo.cells)
+    m = model.model
+    cost = []
+    cell_choice: list[dict[int, cp_model.IntVar]] = []
+    for i, o in enumerate(cells):
+        if len(o.values) == 1:
+            if o.best:
+                model.require(model.lit(i, o.best) == 1)
+            cell_choice.append({})
+            continue
+        choice = {v: m.new_bool_var(f"read{i}_{v}") for v, _ in o.values}
+        m.add_exactly_one(choice.values())
+        for v, p in o.values:
+            if v:
+                m.add_implication(choice[v], model.lit(i, v))
+            cost.append(option_cost(o, p) * choice[v])
+        cell_choice.append(choice)
+    sum_choice: list[dict[int, cp_model.IntVar]] = []
+    for k, (cage, o) in enumerate(zip(cages, sums, strict=True)):
+        usable = [(s, p) for s, p in o.values if reachable(n, len(cage), s)]
+        if not usable:
+            return fallback
+        if len(usable) == 1:
+            model.add_cage(cage, usable[0][0])
+            sum_choice.append({usable[0][0]: 1})
+            continue
+        choice = {s: m.new_bool_var(f"sum{k}_{s}") for s, _ in usable}
+        m.add_exactly_one(choice.values())
+        for s, p in usable:
+            cost.append(option_cost(o, p) * choice[s])
+        model.add_cage(cage, sum(s * z for s, z in choice.items()))
+        sum_choice.append(choice)
+    m.minimize(sum(cost))
+
+    best_score = None
+    for _ in range(MAX_UNIQUE_TRIES):
+        solver = cp_model.CpSolver()
+        solver_parameters(solver, deadline - time.perf_counter())
+        status = solver.solve(m)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        values = [next((v for v, z in ch.items() if solver.value(z)), o.best) if ch else o.best
+                  for ch, o in zip(cell_choice, cells, strict=True)]
+        totals = [next(s for s, z in ch.items() if isinstance(z, int) or solver.value(z))
+                  for ch in sum_choice]
+        s = score(values, totals)
+        if best_score is None:
+            best_score = s
+        elif s < best_score - UNIQUE_SEARCH_LOSS:
+            break
+        answer = puzzle_answer(values, totals)
+        if answer.verdict == "unique":
+            return Outcome(values, totals, answer, s)
+        if answer.verdict != "multiple":
+            break
+        if fallback is None or fallback.answer.verdict != "multiple":
+            fallback = Outcome(values, totals, answer, s)
+        # Cut: the next reading must contradict one of the two solutions somewhere.
+        s1, s2 = answer.solution, answer.other
+        breaking = [z for i, ch in enumerate(cell_choice) for v, z in ch.items()
+                    if v and (v != s1[i // n][i % n] or v != s2[i // n][i % n])]
+        for cage, ch in zip(cages, sum_choice, strict=True):
+            t1 = sum(s1[i // n][i % n] for i in cage)
+            t2 = sum(s2[i // n][i % n] for i in cage)
+            breaking += [z for t, z in ch.items() if not isinstance(z, int) and
+                         (t != t1 or t != t2)]
+        if not breaking:
+            break
+        m.add_bool_or(breaking)
+        if time.perf_counter() >= deadline:
+            break
+    if fallback is None and time.perf_counter() >= deadline:
+        return "unknown"
+    return fallback
+
+
+# --- Killer cage layouts from walls -----------------------------------------------------
+
+
+@dataclass
+class Wall:
+    what: str  # "wall_right" or "wall_down"
+    row: int
+    col: int
+    prob: float  # probability that the wall is there
+    fixed: bool = False
+
+    @property
+    def read(self) -> bool:
+        return self.prob >= 0.5
+
+    def log_prob(self, on: bool) -> float:
+        return math.log(max(self.prob if on else 1 - self.prob, LOG_FLOOR))
+
+
+def read_walls(reading: Reading, fixed: dict) -> list[Wall]:
+    n = reading.size
+    if reading.walls_right is None or reading.walls_down is None:
+        raise PuzzleError("a killer reading needs walls_right and walls_down")
+    walls = []
+    for what, grid, rows, cols in (("wall_right", reading.walls_right, n, n - 1),
+                                   ("wall_down", reading.walls_down, n - 1, n)):
+        part = "walls_" + what.split("_")[1]
+        if len(grid) < rows or any(len(grid[r]) < cols for r in range(rows)):
+            raise PuzzleError(f"{part} must be at least {rows}x{cols}")
+        confirmed = fixed.get(part, {})
+        for r in range(rows):
+            for c in range(cols):
+                if (r, c) in confirmed:
+                    walls.append(Wall(what, r, c, float(bool(confirmed[(r, c)])), True))
+                else:
+                    walls.append(Wall(what, r, c, min(1.0, max(0.0, grid[r][c]))))
+    return walls
+
+
+def regions(n: int, walls: list[Wall], flipped: frozenset[int]) -> list[list[int]]:
+    parent = list(range(n * n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for k, w in enumerate(walls):
+        if w.read != (k in flipped):
+            continue  # a wall stands here
+        a = w.row * n + w.col
+        b = a + 1 if w.what == "wall_right" else a + n
+        parent[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for i in range(n * n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def cage_layouts(n: int, walls: list[Wall], sum_cells: set[int]):
+    """(log-prob, flipped walls, cages, sum cell per cage) for layouts where each cage holds
+    exactly one cage sum, most probable first."""
+    base = sum(w.log_prob(w.read) for w in walls)
+    doubtful = sorted((k for k, w in enumerate(walls) if not w.fixed),
+                      key=lambda k: abs(walls[k].prob - 0.5))[:WALL_FLIP_CANDIDATES]
+    flips = [frozenset()] + [frozenset(c) for size in (1, 2) for c in combinations(doubtful, size)]
+    layouts = []
+    for flipped in flips:
+        cages = regions(n, walls, flipped)
+        heads = [[i for i in cage if i in sum_cells] for cage in cages]
+        if any(len(h) != 1 for h in heads):
+            continue
+        lp = base + sum(walls[k].log_prob(not walls[k].read) - walls[k].log_prob(walls[k].read)
+                        for k in flipped)
+        layouts.append((lp, flipped, cages, [h[0] for h in heads]))
+    layouts.sort(key=lambda layout: -layout[0])
+    return layouts
+
+
+# --- The public function -----------------------------------------------------------------
+
+
+def solve_reading(reading: Reading, time_limit: float = 10.0,
+                  fixed: dict | None = None) -> SolveResult:
+    """Solve what the recognizer read, repairing the least likely readings when needed.
+
+    `fixed` holds readings a person confirmed; they are treated as certain:
+    {"cells": {(r, c): digit or 0}, "cage_sums": {(r, c): sum},
+     "walls_right": {(r, c): 0 or 1}, "walls_down": {(r, c): 0 or 1}}.
+    Keys may also be "r,c" strings, or each part a list of [r, c, value]. A fixed cage sum
+    at a cell with no sum reading adds one there.
+
+    Status: "solved" when the repaired reading equals the argmax reading, no reading is in
+    doubt and the solution is unique; "needs_review" when a reading was changed (see
+    `suspects`), a kept reading's runner-up has probability > UNCERTAIN_RUNNER_UP (see
+    `uncertain`) or the solution is not unique; "failed" when no reading worked (see
+    `conflicts`).
+    """
+    if isinstance(reading, dict):
+        reading = Reading.model_validate(reading)
+    started = time.perf_counter()
+    deadline = started + time_limit
+    fixed_parts = normalise_fixed(fixed)
+    n = reading.size
+    box = check_shape(n, reading.box)
+    geo = geometry(n, box)
+    cells = cell_options(reading, fixed_parts.get("cells", {}))
+
+    if reading.kind == "sudoku":
+        outcome = repair_grid(geo, cells, [], [], deadline)
+        layout = None
+        sums: list[Options] = []
+    else:
+        by_cell = sum_options(reading, fixed_parts.get("cage_sums", {}))
+        for (r, c) in by_cell:
+            if not (0 <= r < n and 0 <= c < n):
+                raise PuzzleError(f"a cage sum sits at ({r},{c}), outside the grid")
+        walls = read_walls(reading, fixed_parts)
+        layouts = cage_layouts(n, walls, {r * n + c for r, c in by_cell})
+        best_cells_lp = argmax_log_prob(cells, [])
+        best_sum_lp = sum(log_prob(o, o.best) for o in by_cell.values())
+        outcome, layout, sums = None, None, []
+        for lp, flipped, cages, heads in layouts:
+            if outcome is not None and not isinstance(outcome, str) and \
+                    lp + best_cells_lp + best_sum_lp <= outcome.log_prob:
+                break  # no later layout can beat what was found
+            if time.perf_counter() >= deadline:
+                break
+            these_sums = [by_cell[divmod(h, n)] for h in heads]
+            found = repair_grid(geo, cells, cages, these_sums, deadline)
+            if found is None or isinstance(found, str):
+                outcome = outcome or found
+                continue
+            found.log_prob += lp
+            if outcome is None or isinstance(outcome, str) or better(found, outcome):
+                outcome, layout, sums = found, (flipped, cages, walls), these_sums
+    return build_result(reading, geo, cells, sums, layout, outcome, started)
+
+
+def better(a: Outcome, b: Outcome) -> bool:
+    return (a.answer.verdict == "unique", a.log_prob) > (b.answer.verdict == "unique",
+                                                         b.log_prob)
+
+
+def suspect(o: Options, chosen: int) -> Suspect:
+    """What was read (the recognizer's most probable value) against what was chosen."""
+    ranked = o.alternatives or o.values
+    read, read_prob = ranked[0]
+    alts = [SumCandidate(value=v, prob=round(p, 6)) for v, p in ranked[:4] if v != chosen]
+    return Suspect(what=o.what, row=o.row, col=o.col, read=read, chosen=chosen,
+                   read_prob=round(read_prob, 6), chosen_prob=round(o.prob(chosen), 6),
+                   alternatives=alts)
+
+
+def review_lists(options: list[Options], chosen: list[int]) -> tuple[list, list]:
+    suspects, uncertain = [], []
+    for o, v in zip(options, chosen, strict=True):
+        if o.fixed:
+            continue
+        if v != o.best:
+            suspects.append(suspect(o, v))
+        elif len(o.alternatives) > 1 and o.alternatives[1][1] > UNCERTAIN_RUNNER_UP:
+            uncertain.append(suspect(o, v))
+    return suspects, uncertain
+
+
+def build_result(reading: Reading, geo: Geometry, cells: list[Options], sums: list[Options],
+                 layout, outcome, started: float) -> SolveResult:
+    n = geo.size
+    kind = reading.kind
+    if outcome is None or isinstance(outcome, str):
+        verdict = "unknown" if outcome == "unknown" else "none"
+        givens = [[cells[r * n + c].best for c in range(n)] for r in range(n)]
+        conflicts = explain(geo, givens, None, 2.0) if kind == "sudoku" else []
+        if kind == "killer":
+            conflicts = ["no cage layout within two wall changes, with the cage sums read, "
+                         "gives a solvable puzzle"] + explain(geo, givens, None, 1.0)[:3]
+        if verdict == "none":
+            conflicts = [c for c in conflicts if "no small set" not in c] or conflicts
+        return SolveResult(
+            kind=kind, size=n, status="failed", verdict=verdict, conflicts=conflicts,
+            message="no reading of the picture gives a solvable puzzle; check these readings"
+            if verdict == "none" else MESSAGES["unknown"],
+            seconds=round(time.perf_counter() - started, 6))
+    givens = [outcome.cells[r * n:(r + 1) * n] for r in range(n)]
+    suspects, uncertain = review_lists(cells, outcome.cells)
+    if kind == "sudoku":
+        puzzle = SudokuPuzzle(size=n, box=geo.box, givens=givens)
+    else:
+        flipped, cages, walls = layout
+        more_suspects, more_uncertain = review_lists(sums, outcome.sums)
+        suspects += more_suspects
+        uncertain += more_uncertain
+        for k in sorted(flipped):
+            w = walls[k]
+            suspects.append(Suspect(what=w.what, row=w.row, col=w.col, read=int(w.read),
+                                    chosen=int(not w.read),
+                                    read_prob=round(max(w.prob, 1 - w.prob), 6),
+                                    chosen_prob=round(min(w.prob, 1 - w.prob), 6)))
+        for k, w in enumerate(walls):
+            if k not in flipped and not w.fixed and min(w.prob, 1 - w.prob) > \
+                    UNCERTAIN_RUNNER_UP:
+                uncertain.append(Suspect(what=w.what, row=w.row, col=w.col, read=int(w.read),
+                                         chosen=int(w.read),
+                                         read_prob=round(max(w.prob, 1 - w.prob), 6),
+                                         chosen_prob=round(max(w.prob, 1 - w.prob), 6)))
+        puzzle = KillerPuzzle(
+            size=n, box=geo.box,
+            cages=[Cage(sum=t, cells=[divmod(i, n) for i in cage])
+                   for cage, t in zip(cages, outcome.sums, strict=True)],
+            givens=givens if any(map(any, givens)) else None)
+    verdict = outcome.answer.verdict
+    status = status_of(verdict, outcome.answer.solution is not None)
+    if status == "solved" and (suspects or uncertain):
+        status = "needs_review"
+    message = MESSAGES[verdict]
+    if suspects:
+        message += f"; {len(suspects)} reading(s) were changed to make the puzzle solvable"
+    return SolveResult(
+        kind=kind, size=n, status=status, verdict=verdict, puzzle=puzzle,
+        solution=outcome.answer.solution, other_solution=outcome.answer.other,
+        suspects=suspects, uncertain=uncertain, message=message,
+        seconds=round(time.perf_counter() - started, 6))

@@ -1,0 +1,298 @@
+"""Sudoku and killer sudoku: propagation first, then CP-SAT on what is left.
+
+The CP-SAT model is Norvig's representation made Boolean: x[cell, d] is true when the
+cell holds digit d. Each cell holds one digit and each unit holds each digit once;
+a killer cage picks one of the digit sets that make its sum.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ortools.sat.python import cp_model
+
+from services.contracts import Verdict
+from services.solver.cages import MAX_DIGIT_SETS, digit_sets
+from services.solver.grid import Geometry
+from services.solver.propagate import (
+    bit,
+    digits,
+    is_single,
+    propagate,
+    search,
+    solved,
+    to_grid,
+)
+
+Grid = list[list[int]]
+SHORT_SEARCH_OPEN_CELLS = 50
+SHORT_SEARCH_NODES = 25
+CageCells = list[int]  # cell numbers r * size + c
+Cages = list[tuple[CageCells, int]]
+
+
+@dataclass
+class GridAnswer:
+    verdict: Verdict
+    solution: Grid | None = None
+    other: Grid | None = None
+
+
+def solver_parameters(solver: cp_model.CpSolver, time_limit: float) -> None:
+    # One worker: on two cores the default portfolio is about ten times slower here.
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+
+
+def quick_parameters(solver: cp_model.CpSolver) -> None:
+    """For enumerating sudoku solutions: the extra reasoning below costs more than it saves
+    on these small Boolean models (measured by bench/solver.py: about 3x faster)."""
+    p = solver.parameters
+    p.cp_model_presolve = False
+    p.use_sat_inprocessing = False
+    p.linearization_level = 0
+    p.cp_model_probing_level = 0
+    p.symmetry_level = 0
+
+
+def reduce_by_cages(cands: list[int], cages: Cages, size: int) -> bool:
+    """Keep only digits that some digit set of its cage allows; False when a cage breaks."""
+    for cells, total in cages:
+        sets = digit_sets(size, len(cells), total)
+        if not sets:
+            continue  # too many sets to list, or unreachable (validation reports that)
+        placed = union = 0
+        for i in cells:
+            m = cands[i]
+            union |= m
+            if is_single(m):
+                placed |= m
+        allowed = 0
+        for s in sets:
+            if s & placed == placed and s & union == s and all(cands[i] & s for i in cells):
+                allowed |= s
+        if not allowed:
+            return False
+        for i in cells:
+            cands[i] &= allowed
+            if not cands[i]:
+                return False
+    return True
+
+
+def cage_sums_hold(cands: list[int], cages: Cages) -> bool:
+    """For a filled grid: each cage has distinct digits with the right sum."""
+    for cells, total in cages:
+        ds = [cands[i].bit_length() for i in cells]
+        if len(set(ds)) != len(ds) or sum(ds) != total:
+            return False
+    return True
+
+
+def propagate_all(cands: list[int], geo: Geometry, cages: Cages | None) -> bool:
+    """Singles and cage digit sets, to a fixed point."""
+    while True:
+        before = sum(m.bit_count() for m in cands)
+        if not propagate(cands, geo):
+            return False
+        if not cages:
+            return True
+        if not reduce_by_cages(cands, cages, geo.size):
+            return False
+        if sum(m.bit_count() for m in cands) == before:
+            return True
+
+
+@lru_cache(maxsize=16)
+def rules_template(geo: Geometry) -> cp_model.CpModel:
+    """The sudoku rules over x[i, d] (proto variable i * size + d - 1), built once per shape."""
+    n = geo.size
+    model = cp_model.CpModel()
+    x = [[model.new_bool_var(f"x{i}_{d}") for d in range(1, n + 1)] for i in range(geo.cells)]
+    for i in range(geo.cells):
+        model.add_exactly_one(x[i])  # each cell holds one digit
+    for unit in geo.units:
+        for d in range(n):
+            model.add_exactly_one(x[i][d] for i in unit)  # each unit holds each digit once
+    return model
+
+
+class OneHotModel:
+    """x[i, d] for each cell i and digit d with the sudoku rules; cands fix what is known.
+
+    The rules come from a template copied per puzzle (cheaper than building them in
+    Python); known digits and eliminated candidates enter as one conjunction of literals.
+    """
+
+    def __init__(self, geo: Geometry, cands: list[int]):
+        self.geo = geo
+        self.cands = cands
+        self.model = cp_model.CpModel()
+        self.model.Proto().copy_from(rules_template(geo).Proto())
+        n = geo.size
+        known: list[int] = []
+        for i, m in enumerate(cands):
+            if m == geo.full:
+                continue
+            single = is_single(m)
+            for d in range(n):
+                index = i * n + d
+                if not m >> d & 1:
+                    known.append(-index - 1)
+                elif single:
+                    known.append(index)
+        if known:
+            self.model.Proto().constraints.add().bool_and.literals.extend(known)
+        self.open_cells = [i for i, m in enumerate(cands) if not is_single(m)]
+        self._vars: dict[int, cp_model.IntVar] = {}
+
+    def index(self, i: int, d: int) -> int:
+        return i * self.geo.size + d - 1
+
+    def lit(self, i: int, d: int):
+        """The literal for 'cell i holds d': a variable, or the constant 0 or 1."""
+        m = self.cands[i]
+        if not m >> (d - 1) & 1:
+            return 0
+        if is_single(m):
+            return 1
+        k = self.index(i, d)
+        if k not in self._vars:
+            self._vars[k] = self.model.get_bool_var_from_proto_index(k)
+        return self._vars[k]
+
+    def value_expr(self, i: int):
+        return sum(d * self.lit(i, d) for d in digits(self.cands[i]))
+
+    def add_cage(self, cells: CageCells, total) -> None:
+        """Distinct digits adding up to total (an int, or an expression for repair)."""
+        n = self.geo.size
+        union = 0
+        for i in cells:
+            union |= self.cands[i]
+        sets = digit_sets(n, len(cells), total) if isinstance(total, int) else ()
+        sets = [s for s in sets if s & union == s]
+        if sets and len(sets) <= MAX_DIGIT_SETS:
+            self._add_digit_sets(cells, sets)
+            return
+        for d in digits(union):
+            self.require(sum(self.lit(i, d) for i in cells) <= 1)
+        self.require(sum(self.value_expr(i) for i in cells) == total)
+
+    def _add_digit_sets(self, cells: CageCells, sets: list[int]) -> None:
+        """The cage holds one of the digit sets: d appears once iff the chosen set has d."""
+        used = 0
+        for s in sets:
+            used |= s
+        if len(sets) == 1:
+            for d in digits(used):
+                self.require_exactly_one([self.lit(i, d) for i in cells])
+            return
+        choices = [self.model.new_bool_var("") for _ in sets]
+        self.model.add_exactly_one(choices)
+        for d in digits(used):
+            having = [z for z, s in zip(choices, sets, strict=True) if s & bit(d)]
+            self.require(sum(self.lit(i, d) for i in cells) == sum(having))
+        for i in cells:
+            for d in digits(self.cands[i] & ~used):
+                self.require(self.lit(i, d) == 0)
+
+    def require_exactly_one(self, lits: list) -> None:
+        ones = sum(1 for v in lits if isinstance(v, int) and v == 1)
+        options = [v for v in lits if not isinstance(v, int)]
+        if ones > 1 or (ones == 0 and not options):
+            self.model.add_bool_or([])  # cannot hold
+        elif ones == 1:
+            for v in options:
+                self.model.add(v == 0)
+        else:
+            self.model.add_exactly_one(options)
+
+    def require(self, constraint) -> None:
+        """Add a constraint; one that compares constants is checked here instead."""
+        if isinstance(constraint, bool):
+            if not constraint:
+                self.model.add_bool_or([])  # false: the model has no solution
+        else:
+            self.model.add(constraint)
+
+    def grid(self, holds) -> Grid:
+        """The grid of a solution; holds(proto index) tells whether a literal is true."""
+        n = self.geo.size
+        out = [[digit_of(self.cands[r * n + c]) for c in range(n)] for r in range(n)]
+        for i in self.open_cells:
+            out[i // n][i % n] = next(d for d in digits(self.cands[i])
+                                      if holds(self.index(i, d)))
+        return out
+
+
+def digit_of(mask: int) -> int:
+    return mask.bit_length() if is_single(mask) else 0
+
+
+class _FirstTwo(cp_model.CpSolverSolutionCallback):
+    def __init__(self, model: OneHotModel):
+        super().__init__()
+        self.owner = model
+        self.found: list[Grid] = []
+
+    def on_solution_callback(self) -> None:
+        self.found.append(self.owner.grid(self.SolutionBooleanValue))
+        if len(self.found) >= 2:
+            self.stop_search()
+
+
+def enumerate_two(model: OneHotModel, time_limit: float) -> GridAnswer:
+    """Up to two solutions by CP-SAT enumeration, and the verdict they imply."""
+    solver = cp_model.CpSolver()
+    solver_parameters(solver, time_limit)
+    quick_parameters(solver)
+    solver.parameters.enumerate_all_solutions = True
+    callback = _FirstTwo(model)
+    status = solver.solve(model.model, callback)
+    found = callback.found
+    if len(found) >= 2:
+        return GridAnswer("multiple", found[0], found[1])
+    if found:
+        return GridAnswer("unique" if status == cp_model.OPTIMAL else "unknown", found[0])
+    return GridAnswer("none" if status == cp_model.INFEASIBLE else "unknown")
+
+
+def solve_grid(geo: Geometry, givens: Grid | None, cages: Cages | None = None,
+               time_limit: float = 10.0) -> GridAnswer:
+    """Verdict and up to two solutions for a sudoku (cages=None) or a killer sudoku."""
+    cands = [geo.full] * geo.cells
+    if givens:
+        for r, row in enumerate(givens):
+            for c, v in enumerate(row):
+                if v:
+                    cands[r * geo.size + c] = bit(v)
+    return solve_candidates(geo, cands, cages, time_limit)
+
+
+def solve_candidates(geo: Geometry, cands: list[int], cages: Cages | None = None,
+                     time_limit: float = 10.0) -> GridAnswer:
+    started = time.perf_counter()
+    cands = cands.copy()
+    if not propagate_all(cands, geo, cages):
+        return GridAnswer("none")
+    if solved(cands):
+        if cages and not cage_sums_hold(cands, cages):
+            return GridAnswer("none")
+        return GridAnswer("unique", to_grid(cands, geo.size))
+    open_cells = sum(1 for m in cands if m & (m - 1))
+    if not cages and open_cells <= SHORT_SEARCH_OPEN_CELLS:
+        # Few open cells: a short search in Python usually settles it before a CP-SAT
+        # model would be built; when it runs out of nodes, CP-SAT takes over.
+        found, complete = search(cands, geo, limit=2, max_nodes=SHORT_SEARCH_NODES)
+        if complete:
+            grids = [to_grid(f, geo.size) for f in found]
+            if len(grids) == 2:
+                return GridAnswer("multiple", grids[0], grids[1])
+            return GridAnswer("unique", grids[0]) if grids else GridAnswer("none")
+    model = OneHotModel(geo, cands)
+    for cells, total in cages or ():
+        model.add_cage(cells, total)
+    return enumerate_two(model, time_limit - (time.perf_counter() - started))

@@ -1,0 +1,168 @@
+"""Confidence-weighted repair of readings with known truth."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from solver_readings import (
+    clashing_digit,
+    confident_cell,
+    killer_reading,
+    misread_cell,
+    sudoku_reading,
+)
+
+from gridsight.synth.puzzles import make_killer, make_sudoku
+from services.contracts import CageSumReading, SumCandidate
+from services.solver import PuzzleError, solve_reading
+from services.solver.repair import UNCERTAIN_RUNNER_UP
+
+
+def test_a_clean_reading_is_solved_without_suspects():
+    givens, truth = make_sudoku(random.Random(1), 9)
+    result = solve_reading(sudoku_reading(givens))
+    assert result.status == "solved" and result.verdict == "unique"
+    assert result.solution == truth and result.suspects == [] and result.uncertain == []
+    assert result.puzzle.givens == givens
+
+
+@pytest.mark.parametrize("seed, wrong", [(1, 1), (2, 2), (3, 3), (4, 2), (5, 3)])
+def test_misread_givens_are_repaired_and_named(seed, wrong):
+    rng = random.Random(seed)
+    givens, truth = make_sudoku(rng, 9)
+    reading = sudoku_reading(givens)
+    shown = [(r, c) for r in range(9) for c in range(9) if givens[r][c]]
+    bad = {}
+    for r, c in rng.sample(shown, wrong):
+        bad[(r, c)] = clashing_digit(givens, r, c, rng)
+        reading.cells[r][c] = misread_cell(9, bad[(r, c)], givens[r][c])
+    result = solve_reading(reading)
+    assert result.status == "needs_review"
+    assert result.solution == truth
+    assert result.puzzle.givens == givens
+    assert {(s.row, s.col) for s in result.suspects} == set(bad)
+    for s in result.suspects:
+        assert (s.what, s.read, s.chosen) == ("cell", bad[(s.row, s.col)], truth[s.row][s.col])
+        assert (s.read_prob, s.chosen_prob) == pytest.approx((0.6, 0.35))
+
+
+def test_a_digit_read_as_blank_is_restored_when_needed_for_uniqueness():
+    rng = random.Random(8)
+    givens, truth = make_sudoku(rng, 9)
+    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    reading = sudoku_reading(givens)
+    reading.cells[r][c] = misread_cell(9, 0, givens[r][c], 0.55, 0.4)
+    result = solve_reading(reading)
+    assert result.verdict == "unique" and result.solution == truth
+    assert [(s.row, s.col, s.read, s.chosen) for s in result.suspects] == \
+        [(r, c, 0, givens[r][c])]
+
+
+def test_a_thin_margin_is_reported_as_uncertain():
+    givens, truth = make_sudoku(random.Random(4), 9)
+    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    reading = sudoku_reading(givens)
+    other = 1 + givens[r][c] % 9
+    reading.cells[r][c] = misread_cell(9, givens[r][c], other, 0.7, UNCERTAIN_RUNNER_UP + 0.05)
+    result = solve_reading(reading)
+    assert result.status == "needs_review" and result.suspects == []
+    assert [(u.row, u.col, u.chosen) for u in result.uncertain] == [(r, c, givens[r][c])]
+    assert result.uncertain[0].alternatives[0].value == other
+
+
+def test_confident_clash_fails_with_words_a_person_can_act_on():
+    givens, _ = make_sudoku(random.Random(6), 9)
+    row = givens[0]
+    c1, c2 = [c for c in range(9) if row[c]][:2]
+    givens[0][c2] = givens[0][c1]
+    reading = sudoku_reading(givens)
+    for r in range(9):
+        for c in range(9):  # certain readings: nothing is left to repair
+            reading.cells[r][c] = [float(v == givens[r][c]) for v in range(10)]
+    result = solve_reading(reading, time_limit=5)
+    assert result.status == "failed" and result.verdict == "none"
+    assert any(f"row 1 has 2 {row[c1]}s" in c for c in result.conflicts)
+
+
+def test_fixed_readings_are_trusted_over_probabilities():
+    rng = random.Random(9)
+    givens, truth = make_sudoku(rng, 9)
+    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    reading = sudoku_reading(givens)
+    wrong = clashing_digit(givens, r, c, rng)
+    reading.cells[r][c] = confident_cell(9, wrong)  # confidently wrong
+    # Confirmed by a person, as JSON would carry it: "r,c" string keys.
+    result = solve_reading(reading, fixed={"cells": {f"{r},{c}": givens[r][c]}})
+    assert result.verdict == "unique" and result.solution == truth
+    assert result.suspects == []
+
+
+def test_fixed_readings_accept_triples_and_reject_unknown_parts():
+    givens, _ = make_sudoku(random.Random(2), 4)
+    reading = sudoku_reading(givens)
+    assert solve_reading(reading, fixed={"cells": [[0, 0, givens[0][0]]]}).verdict == "unique"
+    with pytest.raises(PuzzleError, match="unknown part"):
+        solve_reading(reading, fixed={"colours": {}})
+
+
+@pytest.mark.parametrize("seed, bad_sums, bad_walls", [(1, 1, 0), (2, 2, 0), (3, 0, 1),
+                                                       (4, 2, 1), (5, 3, 0)])
+def test_killer_cage_sums_and_walls_are_repaired(seed, bad_sums, bad_walls):
+    rng = random.Random(seed)
+    puzzle, truth = make_killer(rng, 9)
+    reading, owner = killer_reading(puzzle)
+    expected = set()
+    for k in rng.sample(range(len(reading.cage_sums)), bad_sums):
+        s = reading.cage_sums[k]
+        truth_sum = s.candidates[0].value
+        wrong = truth_sum + rng.choice([-2, -1, 1, 2])
+        reading.cage_sums[k] = CageSumReading(cell=s.cell, candidates=[
+            SumCandidate(value=wrong, prob=0.6), SumCandidate(value=truth_sum, prob=0.35)])
+        expected.add(("cage_sum", *s.cell))
+    walls = [(r, c) for r in range(9) for c in range(8) if reading.walls_right[r][c] > 0.5]
+    for r, c in rng.sample(walls, bad_walls):
+        reading.walls_right[r][c] = 0.4
+        expected.add(("wall_right", r, c))
+    result = solve_reading(reading)
+    assert result.solution == truth and result.verdict == "unique"
+    assert {(s.what, s.row, s.col) for s in result.suspects} == expected
+    assert sorted(sorted(map(tuple, c.cells)) for c in result.puzzle.cages) == \
+        sorted(sorted(map(tuple, c.cells)) for c in puzzle.cages)
+    assert result.status == ("solved" if not expected else "needs_review")
+
+
+def test_killer_reading_without_walls_is_refused():
+    puzzle, _ = make_killer(random.Random(1), 4)
+    reading, _ = killer_reading(puzzle)
+    reading.walls_right = None
+    with pytest.raises(PuzzleError, match="walls"):
+        solve_reading(reading)
+
+
+def test_reading_of_the_wrong_shape_is_refused():
+    reading = sudoku_reading([[0] * 9 for _ in range(9)])
+    reading.cells[3] = reading.cells[3][:8]
+    with pytest.raises(PuzzleError, match="not a 9x9 grid"):
+        solve_reading(reading)
+    reading = sudoku_reading([[0] * 9 for _ in range(9)])
+    reading.cells[0][0] = [0.5, 0.5]
+    with pytest.raises(PuzzleError, match="needs 10 probabilities"):
+        solve_reading(reading)
+
+
+def test_killer_fixed_sum_and_wall_override_the_reading():
+    rng = random.Random(21)
+    puzzle, truth = make_killer(rng, 6)
+    reading, _ = killer_reading(puzzle)
+    k = 0
+    s = reading.cage_sums[k]
+    true_sum = s.candidates[0].value
+    reading.cage_sums[k] = CageSumReading(cell=s.cell, candidates=[
+        SumCandidate(value=true_sum + 1, prob=0.99), SumCandidate(value=true_sum, prob=0.01)])
+    r, c = next((r, c) for r in range(6) for c in range(5) if reading.walls_right[r][c] > 0.5)
+    reading.walls_right[r][c] = 0.01  # confidently missing, but a person said it is there
+    fixed = {"cage_sums": {tuple(s.cell): true_sum}, "walls_right": [[r, c, 1]]}
+    result = solve_reading(reading, fixed=fixed)
+    assert result.verdict == "unique" and result.solution == truth
+    assert result.suspects == [] and result.status == "solved"
