@@ -13,12 +13,14 @@ from services.contracts import Problem
 from services.gateway.dependencies import get_store
 from services.gateway.problems import install_problem_handlers, problem_response
 from services.gateway.routers import health, jobs, overlay, review
+from services.logs import configure_json_logging
 from services.settings import get_settings
 
 STATIC = Path(__file__).parent / "static"
 
 
 def create_app() -> FastAPI:
+    configure_json_logging()
     app = FastAPI(
         title="gridsight",
         summary="Reads sudoku, killer sudoku and nonograms from photos and solves them.",

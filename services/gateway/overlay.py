@@ -1,0 +1,169 @@
+"""Draw a solution into the picture it came from.
+
+Each missing digit is drawn upright into a square tile, then warped into its cell's own
+quadrilateral, so it lies on the page in the same perspective as the printed digits.
+Readings the solver changed (suspects) and readings with a thin margin (uncertain) get an
+outline drawn just inside their cell. Nothing is drawn outside the cells it concerns.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont, ImageOps
+
+from services.contracts import Reading, SolveResult, Suspect
+
+RGB = tuple[int, int, int]
+SOLUTION_RGB: RGB = (0, 98, 214)  # a vivid blue, unlike printed black or grey
+SUSPECT_RGB: RGB = (224, 52, 0)  # orange-red: a reading the solver changed
+UNCERTAIN_RGB: RGB = (238, 166, 0)  # amber: a reading with a thin margin
+DIGIT_HEIGHT = 0.58  # share of the tile's side
+KILLER_DIGIT_HEIGHT = 0.5  # smaller, clear of the cage sums in the cells' corners
+DIGIT_WIDTH = 0.8  # widest share for numbers of two digits (grids of 10 and more)
+FONT = "DejaVuSans-Bold.ttf"
+
+
+class OverlayError(ValueError):
+    """The job holds nothing that can be drawn (yet)."""
+
+
+def draw_overlay(image: bytes, reading: Reading, result: SolveResult) -> bytes:
+    """The uploaded picture with the solution's missing digits drawn in, as PNG bytes."""
+    picture = open_picture(image)
+    quads = scaled_quads(reading, picture.size)
+    solution = solution_grid(result, reading.size)
+    height = KILLER_DIGIT_HEIGHT if result.kind == "killer" else DIGIT_HEIGHT
+    canvas = np.asarray(picture).copy()
+    for row, col in blank_cells(reading, result):
+        value = solution[row][col]
+        if value:
+            paint_digit(canvas, quads[row, col], str(value), SOLUTION_RGB, height)
+    for suspect, colour in marked_cells(result):
+        if 0 <= suspect.row < reading.size and 0 <= suspect.col < reading.size:
+            outline_cell(canvas, quads[suspect.row, suspect.col], colour)
+    buffer = io.BytesIO()
+    Image.fromarray(canvas).save(buffer, "PNG", compress_level=3)
+    return buffer.getvalue()
+
+
+def open_picture(data: bytes) -> Image.Image:
+    """The upload as RGB, upright by its EXIF orientation, as browsers show it and as
+    OpenCV decodes it for the recognizer."""
+    picture = ImageOps.exif_transpose(Image.open(io.BytesIO(data)))
+    if picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info:
+        # Transparent screenshots: what shows through is the page's white, not black.
+        picture = picture.convert("RGBA")
+        flat = Image.new("RGBA", picture.size, (255, 255, 255, 255))
+        picture = Image.alpha_composite(flat, picture)
+    return picture.convert("RGB")
+
+
+def scaled_quads(reading: Reading, size: tuple[int, int]) -> np.ndarray:
+    """Cell quadrilaterals as an (n, n, 4, 2) array in the picture's pixels."""
+    n = reading.size
+    if reading.cell_quads is None:
+        raise OverlayError("the reading has no cell positions")
+    quads = np.asarray(reading.cell_quads, dtype=np.float64)
+    if quads.shape != (n, n, 4, 2):
+        raise OverlayError(f"cell positions have shape {quads.shape}, expected {(n, n, 4, 2)}")
+    if reading.image_size is not None and tuple(reading.image_size) != tuple(size):
+        # Read from a resized copy: bring the positions back to the upload's pixels.
+        quads = quads * (np.asarray(size, dtype=np.float64) / np.asarray(reading.image_size))
+    return quads
+
+
+def solution_grid(result: SolveResult, n: int) -> list[list[int]]:
+    grid = result.solution
+    if result.kind == "nonogram" or not grid:
+        raise OverlayError("the job has no sudoku solution to draw")
+    if len(grid) != n or any(not isinstance(row, list) or len(row) != n for row in grid):
+        raise OverlayError(f"the solution is not a {n}x{n} grid")
+    return grid  # type: ignore[return-value]
+
+
+def blank_cells(reading: Reading, result: SolveResult) -> list[tuple[int, int]]:
+    """Cells the solver took as empty: the puzzle it solved says which, after repair."""
+    n = reading.size
+    puzzle = result.puzzle
+    if puzzle is not None and puzzle.kind != "nonogram":
+        givens = puzzle.givens or [[0] * n for _ in range(n)]
+    else:
+        givens = [[int(np.argmax(probs)) for probs in row] for row in reading.cells]
+    return [(r, c) for r in range(n) for c in range(n) if not givens[r][c]]
+
+
+def marked_cells(result: SolveResult) -> list[tuple[Suspect, RGB]]:
+    """Suspects first; an uncertain reading of the same cell adds nothing."""
+    marks: dict[tuple[int, int], tuple[Suspect, RGB]] = {}
+    for suspect in result.suspects:
+        marks.setdefault((suspect.row, suspect.col), (suspect, SUSPECT_RGB))
+    for suspect in result.uncertain:
+        marks.setdefault((suspect.row, suspect.col), (suspect, UNCERTAIN_RGB))
+    return list(marks.values())
+
+
+def quad_side(quad: np.ndarray) -> float:
+    return float(min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+
+
+@lru_cache(maxsize=256)
+def digit_tile(text: str, side: int, height: float = DIGIT_HEIGHT) -> np.ndarray:
+    """Coverage (0..1) of `text` drawn centred in a square of `side` pixels, `height` of it
+    tall."""
+    font_px = max(6, round(side * height * 1.35))
+    font = load_font(font_px)
+    left, top, right, bottom = font.getbbox(text, anchor="mm")
+    shrink = min(height * side / max(1, bottom - top),
+                 DIGIT_WIDTH * side / max(1, right - left))
+    font = load_font(max(6, round(font_px * shrink)))
+    tile = Image.new("L", (side, side), 0)
+    ImageDraw.Draw(tile).text((side / 2, side / 2), text, fill=255, font=font, anchor="mm")
+    return np.asarray(tile, dtype=np.float32) / 255.0
+
+
+@lru_cache(maxsize=64)
+def load_font(px: int) -> ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.truetype(FONT, px)
+    except OSError:  # no DejaVu on this machine: Pillow's own scalable font
+        return ImageFont.load_default(px)
+
+
+def paint_digit(canvas: np.ndarray, quad: np.ndarray, text: str, colour: RGB,
+                height: float = DIGIT_HEIGHT) -> None:
+    """Warp an upright tile holding `text` onto `quad` and blend it into `canvas`."""
+    rows, cols = canvas.shape[:2]
+    # Tiles about twice the cell's size, rounded so that cells of one grid share a tile.
+    side = int(np.clip(round(2 * quad_side(quad) / 16) * 16, 32, 512))
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, [cols, rows])
+    if x1 <= x0 or y1 <= y0:
+        return  # the cell lies outside the picture
+    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    transform = cv2.getPerspectiveTransform(square, (quad - [x0, y0]).astype(np.float32))
+    coverage = cv2.warpPerspective(digit_tile(text, side, height), transform, (int(x1 - x0),
+                                   int(y1 - y0)), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    region = canvas[y0:y1, x0:x1].astype(np.float32)
+    alpha = coverage[..., None]
+    blended = region * (1 - alpha) + np.float32(colour) * alpha
+    canvas[y0:y1, x0:x1] = np.clip(np.rint(blended), 0, 255).astype(np.uint8)
+
+
+def outline_cell(canvas: np.ndarray, quad: np.ndarray, colour: RGB) -> None:
+    """A closed outline just inside the cell, clear of its grid lines and its neighbours."""
+    side = quad_side(quad)
+    thickness = max(2, round(side * 0.07))
+    # Shrink towards the centre by the line's half width plus room for antialiasing and
+    # the grid line itself.
+    centre = quad.mean(axis=0)
+    margin = thickness / 2 + 0.06 * side + 1.5
+    factor = max(0.3, 1 - margin / max(1.0, side / 2))
+    inner = centre + (quad - centre) * factor
+    points = np.rint(inner * 16).astype(np.int32).reshape(-1, 1, 2)  # 4 bits of subpixel
+    cv2.polylines(canvas, [points], isClosed=True, color=tuple(int(v) for v in colour),
+                  thickness=thickness, lineType=cv2.LINE_AA, shift=4)

@@ -1,0 +1,87 @@
+// The gateway's HTTP API: jobs, corrections, and problem+json errors.
+
+export const FINAL_STATES = new Set(["solved", "needs_review", "failed"]);
+
+export class ApiError extends Error {
+  constructor(status, title, detail) {
+    super(detail ? `${title}: ${detail}` : title);
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+  }
+}
+
+async function request(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, "The server cannot be reached", "check the connection and try again");
+  }
+  const type = response.headers.get("content-type") || "";
+  const body = type.includes("json") ? await response.json() : null;
+  if (!response.ok) {
+    throw new ApiError(response.status, body?.title || response.statusText || "Error",
+                       body?.detail || "");
+  }
+  return body;
+}
+
+const jobUrl = (id) => `/v1/jobs/${encodeURIComponent(id)}`;
+
+export function createImageJob(file, kind) {
+  const form = new FormData();
+  form.append("image", file);
+  form.append("kind", kind);
+  return request("/v1/jobs", { method: "POST", body: form });
+}
+
+export function createPuzzleJob(puzzle, kind) {
+  const isText = typeof puzzle === "string";
+  const query = isText ? `?kind=${encodeURIComponent(kind)}` : "";
+  return request(`/v1/jobs${query}`, {
+    method: "POST",
+    headers: { "content-type": isText ? "text/plain" : "application/json" },
+    body: isText ? puzzle : JSON.stringify(puzzle),
+  });
+}
+
+export const getJob = (id, signal) => request(jobUrl(id), { signal });
+
+export function postCorrections(id, corrections) {
+  return request(`${jobUrl(id)}/corrections`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(corrections),
+  });
+}
+
+export const overlayUrl = (job) => `${jobUrl(job.id)}/overlay.png?revision=${job.revision}`;
+export const imageUrl = (job) => `${jobUrl(job.id)}/image`;
+
+const sleep = (ms, signal) => new Promise((resolve, reject) => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener("abort", () => {
+    clearTimeout(timer);
+    reject(new DOMException("Aborted", "AbortError"));
+  }, { once: true });
+});
+
+// Poll a job until it reaches a final state, reporting each change of state.
+// Polls quickly at first (most jobs take well under a second), then backs off.
+export async function waitForJob(id, onChange, signal) {
+  let delay = 150;
+  let last = "";
+  for (;;) {
+    const job = await getJob(id, signal);
+    const seen = `${job.revision}:${job.status}`;
+    if (seen !== last) {
+      last = seen;
+      onChange(job);
+    }
+    if (FINAL_STATES.has(job.status)) return job;
+    await sleep(delay, signal);
+    delay = Math.min(1000, delay * 1.4);
+  }
+}

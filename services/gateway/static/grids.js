@@ -1,0 +1,248 @@
+// Grids on the page: the reading (editable), the solved grid, and a nonogram's picture.
+
+const UNSURE_BELOW = 0.9; // a reading less probable than this is shaded
+
+export function defaultBox(n) {
+  let rows = Math.floor(Math.sqrt(n));
+  while (n % rows) rows -= 1;
+  return [rows, n / rows];
+}
+
+const argmax = (values) => values.reduce((best, v, i) => (v > values[best] ? i : best), 0);
+const shown = (value) => (value ? String(value) : "blank");
+const key = (row, col) => `${row},${col}`;
+
+function element(tag, props = {}, children = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+// Thick lines between boxes, drawn as borders of the cells on their left/top side.
+function boxClasses(row, col, n, [boxRows, boxCols]) {
+  const classes = [];
+  if ((col + 1) % boxCols === 0 && col < n - 1) classes.push("box-right");
+  if ((row + 1) % boxRows === 0 && row < n - 1) classes.push("box-bottom");
+  return classes;
+}
+
+function describeMark(mark) {
+  const { suspect } = mark;
+  if (mark.type === "suspect") {
+    return `read ${shown(suspect.read)}, solver chose ${shown(suspect.chosen)}`;
+  }
+  const others = suspect.alternatives.map((a) => shown(a.value)).join(" or ");
+  return `unsure: read ${shown(suspect.read)}${others ? `, could be ${others}` : ""}`;
+}
+
+function markedCells(result, what) {
+  const marks = new Map();
+  for (const [type, list] of [["suspect", result?.suspects], ["uncertain", result?.uncertain]]) {
+    for (const suspect of list || []) {
+      if (suspect.what === what && !marks.has(key(suspect.row, suspect.col))) {
+        marks.set(key(suspect.row, suspect.col), { type, suspect });
+      }
+    }
+  }
+  return marks;
+}
+
+function numberInput(value, label, maxLength) {
+  const input = element("input", {
+    type: "text", inputMode: "numeric", autocomplete: "off", spellcheck: false,
+    maxLength, value: value ? String(value) : "",
+  });
+  input.setAttribute("aria-label", label);
+  input.addEventListener("input", () => input.classList.add("edited"));
+  input.addEventListener("focus", () => input.select());
+  return input;
+}
+
+// Arrow keys move between the cells of a grid of inputs.
+function arrowKeys(inputs, n) {
+  return (event) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const move = moves[event.key];
+    const at = event.target.dataset.cell?.split(",").map(Number);
+    if (!move || !at) return;
+    const [row, col] = [at[0] + move[0], at[1] + move[1]];
+    if (row < 0 || col < 0 || row >= n || col >= n) return;
+    event.preventDefault();
+    inputs[row][col].focus();
+  };
+}
+
+// One cell of the reading: the value read (or the person's), shaded when unsure, outlined
+// when the solver marked it; its accessible name says all of that.
+function readingCell(reading, row, col, fixed, mark) {
+  const probs = reading.cells[row][col];
+  const read = argmax(probs);
+  const notes = [];
+  const cell = element("div", { className: "cell" });
+  if (fixed !== undefined) {
+    cell.classList.add("corrected");
+    notes.push("corrected by you");
+  } else if (probs[read] < UNSURE_BELOW) {
+    cell.classList.add("unsure");
+    cell.style.setProperty("--doubt", (1 - probs[read]).toFixed(2));
+    notes.push(`read as ${shown(read)}, ${Math.round(100 * probs[read])}% sure`);
+  }
+  if (mark) {
+    cell.classList.add(mark.type);
+    notes.push(describeMark(mark));
+  }
+  if (reading.walls_right?.[row]?.[col] > 0.5) cell.classList.add("wall-right");
+  if (reading.walls_down?.[row]?.[col] > 0.5) cell.classList.add("wall-down");
+  const label = [`Row ${row + 1}, column ${col + 1}`, ...notes].join(", ");
+  const input = numberInput(fixed ?? read, label, String(reading.size).length);
+  input.dataset.cell = key(row, col);
+  if (notes.length) cell.title = notes.join("; ");
+  cell.append(input);
+  return cell;
+}
+
+// The grid as the recognizer read it, every cell editable. A cell the person typed into
+// is sent as a correction (a certain reading), even when the value typed equals the
+// value read: that is how a person confirms a suspect.
+export function readingEditor(job) {
+  const { reading, result, corrections } = job;
+  const n = reading.size;
+  const box = reading.box || defaultBox(n);
+  const fixedCells = new Map((corrections?.cells || []).map((f) => [key(f.row, f.col), f.value]));
+  const fixedSums = new Map((corrections?.cage_sums || []).map((f) => [key(f.row, f.col), f.value]));
+  const cellMarks = markedCells(result, "cell");
+  const sumMarks = markedCells(result, "cage_sum");
+  const grid = element("div", { className: "grid reading" });
+  grid.style.setProperty("--n", n);
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", `Grid as read, ${n} by ${n}; arrow keys move between cells`);
+  const inputs = [];
+  const sums = [];
+
+  for (let row = 0; row < n; row += 1) {
+    inputs.push([]);
+    for (let col = 0; col < n; col += 1) {
+      const here = key(row, col);
+      const cell = readingCell(reading, row, col, fixedCells.get(here), cellMarks.get(here));
+      cell.classList.add(...boxClasses(row, col, n, box));
+      inputs[row].push(cell.querySelector("input"));
+      grid.append(cell);
+    }
+  }
+
+  for (const sum of reading.cage_sums || []) {
+    const [row, col] = sum.cell;
+    const here = key(row, col);
+    const value = fixedSums.has(here) ? fixedSums.get(here) : sum.candidates[0]?.value;
+    const notes = [];
+    const mark = sumMarks.get(here);
+    if (mark) notes.push(describeMark(mark));
+    const input = numberInput(value, [`Cage sum in row ${row + 1}, column ${col + 1}`, ...notes]
+      .join(", "), 3);
+    input.className = `cage-sum ${mark ? mark.type : ""}`;
+    input.dataset.sum = here;
+    grid.children[row * n + col].prepend(input);
+    sums.push(input);
+  }
+  grid.addEventListener("keydown", arrowKeys(inputs, n));
+
+  return {
+    element: grid,
+    focusCell: (row, col) => inputs[row][col].focus(),
+    // The corrections the person typed, or an Error naming the cells that are not numbers.
+    corrections() {
+      const fixes = { cells: [], cage_sums: [] };
+      const invalid = [];
+      for (const input of [...inputs.flat(), ...sums]) {
+        input.removeAttribute("aria-invalid");
+        if (!input.classList.contains("edited")) continue;
+        const text = input.value.trim();
+        const value = text === "" || text === "." ? 0 : Number(text);
+        const [row, col] = (input.dataset.cell || input.dataset.sum).split(",").map(Number);
+        const isSum = Boolean(input.dataset.sum);
+        const ok = Number.isInteger(value) && (isSum ? value >= 1 : value >= 0 && value <= n);
+        if (!ok) {
+          input.setAttribute("aria-invalid", "true");
+          invalid.push(`${isSum ? "cage sum at " : ""}row ${row + 1}, column ${col + 1}`);
+        } else if (isSum) {
+          fixes.cage_sums.push({ row, col, value });
+        } else {
+          fixes.cells.push({ row, col, value });
+        }
+      }
+      if (invalid.length) {
+        throw new Error(`Cells take a digit 1-${n} or nothing, cage sums a whole number; `
+                        + `check ${invalid.join("; ")}`);
+      }
+      return fixes;
+    },
+  };
+}
+
+export function suspectList(job, focusCell) {
+  const marks = [...markedCells(job.result, "cell").values(),
+                 ...markedCells(job.result, "cage_sum").values()];
+  const list = element("ul", { className: "suspects" });
+  for (const mark of marks) {
+    const { row, col, what } = mark.suspect;
+    const where = `${what === "cage_sum" ? "Cage sum at row" : "Row"} ${row + 1}, column ${col + 1}`;
+    const button = element("button", { type: "button", className: `link ${mark.type}` },
+                           [`${where}: ${describeMark(mark)}`]);
+    button.addEventListener("click", () => focusCell(row, col));
+    list.append(element("li", {}, [button]));
+  }
+  return list;
+}
+
+export function solutionTable(result) {
+  const grid = result.solution;
+  const n = grid.length;
+  const box = result.puzzle?.box || defaultBox(n);
+  const givens = result.puzzle?.givens;
+  const table = element("table", { className: "grid solution", id: "solution-grid" },
+                        [element("caption", {}, ["Solved grid: printed digits in black, "
+                                                 + "found digits in blue"])]);
+  table.style.setProperty("--n", n);
+  const body = element("tbody");
+  grid.forEach((values, row) => {
+    const tr = element("tr");
+    values.forEach((value, col) => {
+      const classes = boxClasses(row, col, n, box);
+      classes.push(givens?.[row]?.[col] ? "given" : "found");
+      tr.append(element("td", { className: classes.join(" ") }, [String(value)]));
+    });
+    body.append(tr);
+  });
+  table.append(body);
+  return table;
+}
+
+export function nonogramPicture(rows) {
+  const width = rows[0]?.length || 0;
+  const picture = element("div", { className: "picture", id: "nonogram-picture" });
+  picture.style.setProperty("--cols", width);
+  picture.setAttribute("role", "img");
+  picture.setAttribute("aria-label", `Solved picture, ${width} by ${rows.length} cells`);
+  for (const line of rows) {
+    for (const mark of line) picture.append(element("span", { className: mark === "#" ? "on" : "" }));
+  }
+  const text = element("details", {}, [
+    element("summary", {}, ["The picture as text"]),
+    element("pre", { id: "nonogram-text" }, [rows.join("\n")]),
+  ]);
+  return element("div", {}, [picture, text]);
+}
+
+// Nonogram clues: one line per row (or column), runs separated by spaces, commas or
+// underscores ("3 1", "3,1", "3_1"); an empty line or "0" is a line with no runs.
+export function parseClues(text, what) {
+  const lines = text.replace(/\s+$/, "").split("\n");
+  return lines.map((line, i) => {
+    const parts = line.trim().split(/[\s,_.;]+/).filter(Boolean);
+    const runs = parts.map(Number);
+    if (runs.some((run) => !Number.isInteger(run) || run < 0)) {
+      throw new Error(`${what} line ${i + 1}: "${line.trim()}" is not a list of whole numbers`);
+    }
+    return runs.filter((run) => run > 0);
+  });
+}
