@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -125,6 +126,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from gridsight.stack import Stack
 
+    # Stop the children on `kill` as on Ctrl-C: SystemExit unwinds through Stack.close().
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with Stack() as stack:
         stack.start_broker()
         stack.start_workers()
