@@ -9,6 +9,7 @@ import random
 
 from gridsight.synth.grids import default_box, random_solution
 from services.contracts import Cage, KillerPuzzle, NonogramPuzzle
+from services.solver.cages import connected
 from services.solver.grid import geometry
 from services.solver.propagate import bit, initial_candidates, propagate, search, solved
 from services.solver.sudoku import solve_grid
@@ -54,12 +55,19 @@ def _has_unique_answer(givens: Grid, geo) -> bool:
 
 
 def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
-                max_cage: int = 5) -> tuple[KillerPuzzle, Grid]:
+                max_cage: int = 5, hard: bool = False) -> tuple[KillerPuzzle, Grid]:
     """(puzzle, solution): random connected cages of 1..max_cage cells with distinct digits.
 
     While the puzzle has several answers, the cage holding a cell where two answers differ
     is split (or, with givens=True, that cell is given), until the answer is unique.
+
+    hard=True (no givens; max_cage is ignored) keeps cages large, as in newspaper
+    "fiendish" killers: cages of 2..7 cells, and each second answer is ruled out by moving
+    one cell where it differs from the solution into a neighbouring cage, so the number of
+    cages stays the same; mean cage size is at least HARD_MEAN_CAGE cells.
     """
+    if hard:
+        return _make_hard_killer(rng, size)
     box = default_box(size)
     geo = geometry(size, box)
     solution = random_solution(size, box, rng)
@@ -90,7 +98,100 @@ def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
     return puzzle, solution
 
 
-def _random_cages(rng: random.Random, solution: Grid, max_cage: int) -> list[list[int]]:
+HARD_MEAN_CAGE = 3.5
+HARD_CAGE_SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)
+HARD_MOVES = 150  # cell moves per attempt before starting again with fresh cages
+
+
+def _make_hard_killer(rng: random.Random, size: int) -> tuple[KillerPuzzle, Grid]:
+    geo = geometry(size, default_box(size))
+    while True:
+        solution = random_solution(size, geo.box, rng)
+        owner = _random_cages(rng, solution, sizes=HARD_CAGE_SIZES)
+        _absorb_single_cells(rng, owner, solution)
+        for _ in range(HARD_MOVES):
+            cages = _cage_lists(owner, size)
+            if size * size / len(cages) < HARD_MEAN_CAGE:
+                break
+            cage_cells = [([r * size + c for r, c in cells],
+                           sum(solution[r][c] for r, c in cells)) for cells in cages]
+            answer = solve_grid(geo, None, cage_cells, time_limit=20.0)
+            if answer.verdict == "unique":
+                puzzle = KillerPuzzle(size=size, cages=[
+                    Cage(sum=sum(solution[r][c] for r, c in cells), cells=cells)
+                    for cells in cages])
+                return puzzle, solution
+            if answer.verdict != "multiple":
+                break  # out of time on a hard layout: start again
+            wrong = answer.other if answer.solution == solution else answer.solution
+            if not _move_a_differing_cell(rng, owner, solution, wrong):
+                break
+
+
+def _neighbours(r: int, c: int, size: int) -> list[tuple[int, int]]:
+    return [(i, j) for i, j in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))
+            if 0 <= i < size and 0 <= j < size]
+
+
+def _cage_digits(owner: list[list[int]], solution: Grid, label: int) -> int:
+    size = len(owner)
+    return sum(bit(solution[r][c]) for r in range(size) for c in range(size)
+               if owner[r][c] == label)
+
+
+def _absorb_single_cells(rng: random.Random, owner: list[list[int]], solution: Grid) -> None:
+    """Join one-cell cages (left where growth got stuck) to a neighbouring cage when its
+    digit is new there: a one-cell cage is just a given."""
+    size = len(owner)
+    for cells in _cage_lists(owner, size):
+        if len(cells) != 1:
+            continue
+        r, c = cells[0]
+        options = [owner[i][j] for i, j in _neighbours(r, c, size)
+                   if not _cage_digits(owner, solution, owner[i][j]) & bit(solution[r][c])]
+        if options:
+            owner[r][c] = rng.choice(options)
+
+
+def _move_a_differing_cell(rng: random.Random, owner: list[list[int]], solution: Grid,
+                           wrong: Grid) -> bool:
+    """Move a cell where wrong differs from solution into a neighbouring cage.
+
+    The cage losing the cell now sums to less by solution's digit there, not wrong's, so
+    wrong breaks it; the moved digit must be new in the cage it joins and the cage left
+    behind must stay connected and keep two cells. False when no cell can move.
+    """
+    size = len(owner)
+    cages = _cage_lists(owner, size)
+    cage_of = {cell: k for k, cells in enumerate(cages) for cell in cells}
+    moves = []
+    for r in range(size):
+        for c in range(size):
+            if wrong[r][c] == solution[r][c]:
+                continue
+            home = cages[cage_of[(r, c)]]
+            rest = [cell for cell in home if cell != (r, c)]
+            if len(rest) < 2 or not connected(rest):
+                continue
+            for i, j in _neighbours(r, c, size):
+                k = cage_of[(i, j)]
+                if k == cage_of[(r, c)] or len(cages[k]) >= 7:
+                    continue
+                if any(solution[a][b] == solution[r][c] for a, b in cages[k]):
+                    continue
+                moves.append(((r, c), owner[i][j], len(cages[k])))
+    if not moves:
+        return False
+    smallest = min(m[2] for m in moves)  # prefer joining small cages: sizes stay even
+    (r, c), label, _ = rng.choice([m for m in moves if m[2] <= smallest + 1])
+    owner[r][c] = label
+    return True
+
+
+def _random_cages(rng: random.Random, solution: Grid, max_cage: int = 5,
+                  sizes: tuple[int, ...] | None = None) -> list[list[int]]:
+    """Cages grown from random cells to a random target size (2..max_cage, or drawn from
+    sizes), each holding distinct digits of solution."""
     size = len(solution)
     owner = [[-1] * size for _ in range(size)]
     cage = 0
@@ -98,7 +199,7 @@ def _random_cages(rng: random.Random, solution: Grid, max_cage: int) -> list[lis
         r, c = divmod(i, size)
         if owner[r][c] >= 0:
             continue
-        target = rng.randint(2, max_cage)
+        target = rng.choice(sizes) if sizes else rng.randint(2, max_cage)
         cells, used = [(r, c)], bit(solution[r][c])
         owner[r][c] = cage
         while len(cells) < target:

@@ -1,8 +1,8 @@
 """Nonograms: line-by-line propagation, then CP-SAT with one automaton per line.
 
-A cell is UNKNOWN, FILLED or EMPTY. The line solver finds, over all placements of a
-line's runs that agree with what is known, the cells every placement fills and the
-cells every placement leaves empty (dynamic programming over prefixes and suffixes).
+A cell is UNKNOWN, FILLED or EMPTY. The line solver (lines.py) finds, over all
+placements of a line's runs that agree with what is known, the cells every placement
+fills and the cells every placement leaves empty, for a whole batch of lines at once.
 """
 
 from __future__ import annotations
@@ -10,12 +10,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from services.contracts import NonogramPuzzle, Verdict
 from services.solver.errors import PuzzleError
+from services.solver.lines import (
+    CONTRADICTION,
+    EMPTY,
+    FILLED,
+    UNKNOWN,
+    pad_runs,
+    solve_lines,
+)
 
-UNKNOWN, FILLED, EMPTY = 0, 1, 2
 MAX_SIDE = 1000
 SHORT_SEARCH_NODES = 64
 
@@ -60,122 +68,80 @@ def _check_line(clue: list[int], length: int, name: str) -> list[int]:
 
 def solve_line(runs: list[int], line: list[int]) -> list[int] | None:
     """What every placement of runs agreeing with line fixes; None when none agrees."""
-    n, k = len(line), len(runs)
-    can_empty = [v != FILLED for v in line] + [True]  # a virtual empty cell at the end
-    # open_from[i]: how many cells from i on are not known empty (run room at i).
-    open_from = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        open_from[i] = open_from[i + 1] + 1 if line[i] != EMPTY else 0
-    # fits[r][s]: a run of r may cover s..s+r-1 with an empty cell (maybe virtual) after.
-    fits = {r: [s + r <= n and open_from[s] >= r and can_empty[s + r] for s in range(n + 1)]
-            for r in set(runs)}
+    matrix, counts = pad_runs([runs])
+    out = solve_lines(matrix, counts, np.array([line], dtype=np.int8))[0]
+    return None if (out == CONTRADICTION).any() else out.tolist()
 
-    # head[j][i]: the first j runs (each with its trailing empty) fit line[:i] exactly.
-    head = [[False] * (n + 2) for _ in range(k + 1)]
-    row = head[0]
-    row[0] = True
-    for i in range(1, n + 2):
-        row[i] = row[i - 1] and can_empty[i - 1]
-    for j in range(1, k + 1):
-        r = runs[j - 1]
-        row, prev, fit = head[j], head[j - 1], fits[r]
-        for i in range(r + 1, n + 2):
-            row[i] = (row[i - 1] and can_empty[i - 1]) or (prev[i - r - 1] and fit[i - r - 1])
-    if not head[k][n + 1]:
+
+class Clues:
+    """Row and column clues as padded matrices, ready for batches of lines."""
+
+    def __init__(self, rows: list[list[int]], cols: list[list[int]]):
+        self.rows = pad_runs(rows)
+        self.cols = pad_runs(cols)
+
+
+def _settle(clues: tuple[np.ndarray, np.ndarray], lines: np.ndarray,
+            dirty: np.ndarray) -> np.ndarray | None:
+    """Line-solve the dirty lines in place; the cells (across) that changed, None on a
+    contradiction."""
+    index = np.flatnonzero(dirty)
+    before = lines[index]
+    after = solve_lines(clues[0][index], clues[1][index], before)
+    if (after == CONTRADICTION).any():
         return None
-    # tail[j][i]: runs j.. (with trailing empties) fit line[i:] plus the virtual cell.
-    tail = [[False] * (n + 2) for _ in range(k + 1)]
-    row = tail[k]
-    row[n + 1] = True
-    for i in range(n, -1, -1):
-        row[i] = row[i + 1] and can_empty[i]
-    for j in range(k - 1, -1, -1):
-        r = runs[j]
-        row, nxt, fit = tail[j], tail[j + 1], fits[r]
-        for i in range(n - r, -1, -1):
-            row[i] = (row[i + 1] and can_empty[i]) or (nxt[i + r + 1] and fit[i])
-    may_empty = [False] * n
-    for j in range(k + 1):
-        hj, tj = head[j], tail[j]
-        for i in range(n):
-            if hj[i] and tj[i + 1] and can_empty[i]:
-                may_empty[i] = True
-    cover = [0] * (n + 1)  # difference array of the cells some run placement fills
-    for j in range(k):
-        r = runs[j]
-        hj, tj, fit = head[j], tail[j + 1], fits[r]
-        for s in range(0, n - r + 1):
-            if hj[s] and fit[s] and tj[s + r + 1]:
-                cover[s] += 1
-                cover[s + r] -= 1
-                if s + r < n:
-                    may_empty[s + r] = True  # the empty cell that ends this run
-    out, running = [], 0
-    for i in range(n):
-        running += cover[i]
-        if running > 0:
-            out.append(UNKNOWN if may_empty[i] else FILLED)
-        elif may_empty[i]:
-            out.append(EMPTY)
-        else:
-            return None
-    return out
+    changed = after != before
+    lines[index] = after
+    return changed.any(axis=0)
 
 
-def propagate_lines(rows: list[list[int]], cols: list[list[int]], grid: list[list[int]],
-                    dirty_rows: set[int] | None = None,
-                    dirty_cols: set[int] | None = None) -> bool:
-    """Line solving on rows and columns in place until stable; False on a contradiction.
-
-    Only the dirty lines (default: all) are solved first; lines whose cells change follow.
-    """
-    height, width = len(rows), len(cols)
-    dirty_rows = set(range(height)) if dirty_rows is None else dirty_rows
-    dirty_cols = set(range(width)) if dirty_cols is None else dirty_cols
-    while dirty_rows or dirty_cols:
-        for r in sorted(dirty_rows):
-            new = solve_line(rows[r], grid[r])
-            if new is None:
+def propagate_lines(clues: Clues, grid: np.ndarray, dirty_rows: np.ndarray | None = None,
+                    dirty_cols: np.ndarray | None = None) -> bool:
+    """Line solving on rows and columns of grid (int8, in place) until stable; False on a
+    contradiction. Only the dirty lines (default: all) are solved first; lines whose cells
+    change follow, a batch of rows then a batch of columns."""
+    height, width = grid.shape
+    rows = np.ones(height, bool) if dirty_rows is None else dirty_rows
+    cols = np.ones(width, bool) if dirty_cols is None else dirty_cols
+    while rows.any() or cols.any():
+        if rows.any():
+            touched = _settle(clues.rows, grid, rows)
+            if touched is None:
                 return False
-            for c in range(width):
-                if new[c] != grid[r][c]:
-                    grid[r][c] = new[c]
-                    dirty_cols.add(c)
-        dirty_rows.clear()
-        for c in sorted(dirty_cols):
-            new = solve_line(cols[c], [grid[r][c] for r in range(height)])
-            if new is None:
+            cols = cols | touched
+        rows = np.zeros(height, bool)
+        if cols.any():
+            touched = _settle(clues.cols, grid.T, cols)
+            if touched is None:
                 return False
-            for r in range(height):
-                if new[r] != grid[r][c]:
-                    grid[r][c] = new[r]
-                    dirty_rows.add(r)
-        dirty_cols.clear()
+            rows = touched
+        cols = np.zeros(width, bool)
     return True
 
 
-def search_lines(rows: list[list[int]], cols: list[list[int]], grid: list[list[int]],
-                 max_nodes: int, deadline: float = float("inf")
-                 ) -> tuple[list[list[list[int]]], bool]:
+def search_lines(clues: Clues, grid: np.ndarray, max_nodes: int,
+                 deadline: float = float("inf")) -> tuple[list[np.ndarray], bool]:
     """Up to two solutions by guessing a cell and line solving; (solutions, complete)."""
-    found: list[list[list[int]]] = []
+    found: list[np.ndarray] = []
     nodes = 0
+    height, width = grid.shape
 
-    def visit(state: list[list[int]]) -> bool:
+    def visit(state: np.ndarray) -> bool:
         nonlocal nodes
-        cell = next(((r, c) for r, row in enumerate(state) for c, v in enumerate(row)
-                     if v == UNKNOWN), None)
-        if cell is None:
+        open_cells = np.flatnonzero(state == UNKNOWN)
+        if not len(open_cells):
             found.append(state)
             return True
-        r, c = cell
+        r, c = divmod(int(open_cells[0]), width)
         for value in (FILLED, EMPTY):
             nodes += 1
             if nodes > max_nodes or time.perf_counter() > deadline:
                 return False
-            child = [line.copy() for line in state]
-            child[r][c] = value
-            if propagate_lines(rows, cols, child, {r}, {c}) and not visit(child):
+            child = state.copy()
+            child[r, c] = value
+            rows, cols = np.zeros(height, bool), np.zeros(width, bool)
+            rows[r] = cols[c] = True
+            if propagate_lines(clues, child, rows, cols) and not visit(child):
                 return False
             if len(found) >= 2:
                 return True
@@ -205,23 +171,24 @@ def automaton(runs: list[int]) -> tuple[list[tuple[int, int, int]], list[int]]:
     return transitions, [state - 1, state]
 
 
-def render(grid: list[list[int]]) -> list[str]:
-    return ["".join("#" if v == FILLED else "." for v in row) for row in grid]
+def render(grid: np.ndarray) -> list[str]:
+    return ["".join("#" if v == FILLED else "." for v in row) for row in grid.tolist()]
 
 
 def solve_nonogram(puzzle: NonogramPuzzle, time_limit: float = 10.0) -> PictureAnswer:
     started = time.perf_counter()
     rows, cols = check_nonogram(puzzle)
     height, width = len(rows), len(cols)
-    grid = [[UNKNOWN] * width for _ in range(height)]
-    if not propagate_lines(rows, cols, grid):
+    clues = Clues(rows, cols)
+    grid = np.full((height, width), UNKNOWN, dtype=np.int8)
+    if not propagate_lines(clues, grid):
         return PictureAnswer("none")
-    if all(v != UNKNOWN for row in grid for v in row):
+    if not (grid == UNKNOWN).any():
         return PictureAnswer("unique", render(grid))
     # A short search (guess a cell, line-solve) usually settles the cells left open, or
     # finds two answers, sooner than a CP-SAT model of the whole picture; CP-SAT takes over
     # when its nodes run out.
-    found, complete = search_lines(rows, cols, grid, SHORT_SEARCH_NODES,
+    found, complete = search_lines(clues, grid, SHORT_SEARCH_NODES,
                                    started + time_limit / 2)
     if complete:
         if len(found) >= 2:
@@ -231,8 +198,8 @@ def solve_nonogram(puzzle: NonogramPuzzle, time_limit: float = 10.0) -> PictureA
     x = [[model.new_bool_var(f"x{r}_{c}") for c in range(width)] for r in range(height)]
     for r in range(height):
         for c in range(width):
-            if grid[r][c] != UNKNOWN:
-                model.add(x[r][c] == int(grid[r][c] == FILLED))
+            if grid[r, c] != UNKNOWN:
+                model.add(x[r][c] == int(grid[r, c] == FILLED))
     for r, runs in enumerate(rows):
         transitions, finals = automaton(runs)
         model.add_automaton(x[r], 0, finals, transitions)

@@ -1,0 +1,221 @@
+"""Recognition benchmark: synthetic screenshots and photos, plus any folder of labelled photos.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition.py [--quick] [--photos DIR]
+
+Labelled photos follow the sudoku_dataset layout: `imageN.jpg` with `imageN.dat` (two
+header lines, then 9 rows of 9 digits, 0 = blank). The default folder is
+../shared/data/sudoku_photos_dev beside the repository, used when present. Prints and
+writes bench/out/recognition.md and a reliability plot bench/out/reliability.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from gridsight.synth.fonts import digit_fonts  # noqa: E402
+from gridsight.synth.grids import random_solution  # noqa: E402
+from gridsight.synth.photo import photograph  # noqa: E402
+from gridsight.synth.render import STYLES, render_sudoku  # noqa: E402
+from services.contracts import Reading  # noqa: E402
+from services.recognizer import RecognitionError, recognize  # noqa: E402
+from services.recognizer.decode import decode  # noqa: E402
+from services.recognizer.pipeline import cell_probabilities, locate  # noqa: E402
+from services.recognizer.training import expected_calibration_error  # noqa: E402
+
+try:
+    from services.solver import solve_reading
+except ImportError:  # the solver is optional here
+    solve_reading = None
+
+OUT = ROOT / "bench" / "out"
+CREDIT = ("Real photos: the sudoku_dataset of Baptiste Wicht and Jean Hennebert "
+          "(images under CC BY 4.0).")
+
+
+def _jpeg(image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def _png(image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def synthetic_set(kind: str, count: int, seed0: int):
+    """(name, bytes, givens) for rendered screenshots or synthetic photos."""
+    fonts = [path for _, path in digit_fonts()]
+    for i in range(count):
+        seed = seed0 + i
+        rng = random.Random(seed)
+        givens = [[v if rng.random() < rng.uniform(0.3, 0.45) else 0 for v in row]
+                  for row in random_solution(9, None, rng)]
+        image = render_sudoku(givens, font=rng.choice(fonts), style=rng.choice(sorted(STYLES)),
+                              cell_px=rng.randint(28, 64), seed=seed, jitter=rng.uniform(0, 0.05))
+        if kind == "screenshot":
+            yield f"{kind}-{seed}", _png(image), np.asarray(givens)
+            continue
+        photo, _ = photograph(image, rng=np.random.default_rng(seed),
+                              curvature=0.04 if kind == "curved photo" else 0.0,
+                              fill=(0.6, 0.95), rotation=12,
+                              out_size=rng.choice([(640, 480), (1024, 768), (1600, 1200)]))
+        yield f"{kind}-{seed}", _jpeg(photo), np.asarray(givens)
+
+
+def labelled_photos(folder: Path):
+    for image in sorted(folder.glob("*.jpg"), key=lambda p: (len(p.stem), p.stem)):
+        label = image.with_suffix(".dat")
+        if not label.exists():
+            continue
+        rows = label.read_text().splitlines()[2:11]
+        givens = np.array([[int(v) for v in row.split()] for row in rows])
+        yield image.name, image.read_bytes(), givens
+
+
+def read_classic(data: bytes) -> Reading:
+    """The classic reader alone: grid, lattice and digit classifier, no kind detection."""
+    gray, _, _ = decode(data)
+    _, lattice = locate(gray)
+    return Reading(kind="sudoku", cells=cell_probabilities(gray, lattice).tolist())
+
+
+def run(name: str, items, kind: str = "auto") -> dict:
+    probs, labels, seconds, exact, solved, failures, misreads = [], [], [], 0, 0, [], []
+    solved_known = solve_reading is not None
+    total = 0
+    for item, data, givens in items:
+        total += 1
+        started = time.perf_counter()
+        try:
+            reading = read_classic(data) if kind == "classic" else recognize(data, kind)
+        except RecognitionError as error:
+            seconds.append(time.perf_counter() - started)
+            failures.append(f"{item}: {error}")
+            continue
+        seconds.append(time.perf_counter() - started)
+        p = np.asarray(reading.cells).reshape(81, 10)
+        probs.append(p)
+        labels.append(givens.ravel())
+        wrong = p.argmax(1) != givens.ravel()
+        exact += not wrong.any()
+        for k in np.flatnonzero(wrong):
+            misreads.append(f"{item} r{k // 9}c{k % 9}: {givens.ravel()[k]} read as "
+                            f"{p[k].argmax()} (p={p[k].max():.2f})")
+        if solved_known:
+            result = solve_reading(reading, time_limit=10.0)
+            got = result.puzzle.givens if result.puzzle is not None else None
+            solved += got is not None and np.array_equal(np.asarray(got), givens)
+    p = np.concatenate(probs) if probs else np.zeros((0, 10))
+    y = np.concatenate(labels) if labels else np.zeros(0, int)
+    right = p.argmax(1) == y if len(y) else np.zeros(0, bool)
+    wrong_conf = p.max(1)[~right] if len(y) else np.zeros(0)
+    return {
+        "set": name if kind == "auto" else f"{name} (kind={kind})",
+        "images": total, "found": total - len(failures),
+        "cell_acc": float(right.sum() / (81 * total)) if total else float("nan"),
+        "exact": exact / total if total else float("nan"),
+        "solved": solved / total if solved_known and total else None,
+        "ece": expected_calibration_error(p, y) if len(y) else float("nan"),
+        "worst_wrong": float(wrong_conf.max()) if len(wrong_conf) else 0.0,
+        "median_s": float(np.median(seconds)), "p95_s": float(np.percentile(seconds, 95)),
+        "probs": p, "labels": y, "failures": failures, "misreads": misreads,
+    }
+
+
+def table(results: list[dict]) -> str:
+    head = ("| set | images | grid found | cells right | grids exact | solved after repair "
+            "| ECE | most confident misread | median s | p95 s |")
+    lines = [head, "|" + "---|" * 10]
+    for r in results:
+        solved = "n/a (no solver)" if r["solved"] is None else f"{r['solved']:.1%}"
+        lines.append(f"| {r['set']} | {r['images']} | {r['found']} | {r['cell_acc']:.3%} | "
+                     f"{r['exact']:.1%} | {solved} | {r['ece']:.4f} | {r['worst_wrong']:.2f} | "
+                     f"{r['median_s']:.3f} | {r['p95_s']:.3f} |")
+    return "\n".join(lines)
+
+
+def reliability_plot(results: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.plot([0, 1], [0, 1], "k:", label="perfect calibration")
+    edges = np.linspace(0, 1, 11)
+    for r in results:
+        if not len(r["labels"]):
+            continue
+        conf = r["probs"].max(1)
+        right = r["probs"].argmax(1) == r["labels"]
+        xs, ys = [], []
+        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+            inside = (conf > lo) & (conf <= hi)
+            if inside.sum() >= 5:
+                xs.append(conf[inside].mean())
+                ys.append(right[inside].mean())
+        ax.plot(xs, ys, "o-", label=r["set"])
+    ax.set_xlabel("confidence of the read value")
+    ax.set_ylabel("share read right")
+    ax.set_title("Digit reliability")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="10 images per synthetic set")
+    parser.add_argument("--count", type=int, default=50, help="images per synthetic set")
+    default_photos = ROOT.parent / "shared" / "data" / "sudoku_photos_dev"
+    parser.add_argument("--photos", type=Path, default=default_photos,
+                        help="folder of labelled photos (.jpg + .dat)")
+    parser.add_argument("--verbose", action="store_true", help="list every misread cell")
+    parser.add_argument("--kind", default="auto", choices=["auto", "sudoku", "classic"],
+                        help="the kind sent with every picture (all of them are classic); "
+                             "'classic' reads with the classic reader alone, no kind detection")
+    args = parser.parse_args()
+    count = 10 if args.quick else args.count
+
+    print("gridsight recognition benchmark")
+    results = [run(name, synthetic_set(name, count, 700_000 + 1000 * i), args.kind)
+               for i, name in enumerate(["screenshot", "flat photo", "curved photo"])]
+    photos_note = ""
+    if args.photos.is_dir():
+        results.append(run(f"photos: {args.photos.name}", labelled_photos(args.photos),
+                           args.kind))
+        photos_note = CREDIT
+    else:
+        photos_note = f"(no labelled photos at {args.photos})"
+    text = table(results)
+    solver_note = ("solved after repair: services.solver.solve_reading's puzzle equals the "
+                   "labels" if solve_reading else "solver not importable: column skipped")
+    header = f"# Recognition benchmark\n\n{photos_note}\n\n{solver_note}\n"
+    print(header)
+    print(text)
+    for r in results:
+        for line in r["failures"] + (r["misreads"] if args.verbose else r["misreads"][:10]):
+            print(f"  {r['set']}: {line}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "recognition.md").write_text(header + "\n" + text + "\n")
+    reliability_plot(results, OUT / "reliability.png")
+    print(f"\nwrote {OUT / 'recognition.md'} and {OUT / 'reliability.png'}")
+
+
+if __name__ == "__main__":
+    main()

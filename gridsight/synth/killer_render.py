@@ -1,0 +1,266 @@
+"""Draw killer sudoku as a phone app, a web page or a newspaper prints them, with ground truth.
+
+Layers, bottom to top: paper, cage colour fills, the highlighted row/column/box band and the
+selected cell, grid lines (render.py's), cage outlines (dashed or dotted, inset from the
+cell edges), cage sums in each cage's top-left cell, then any given digits. Every image
+carries `image.info["lattice"]` (grid line intersections), `["walls_right"]`,
+`["walls_down"]` (0/1 per edge) and `["sums"]` ({(row, col): sum} at each cage's head cell).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+
+from PIL import Image, ImageDraw, ImageFont
+
+from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family
+from gridsight.synth.grids import default_box
+from gridsight.synth.render import RGB, Layout, Style, _draw_digits, _draw_lines, _font_path
+from services.contracts import KillerPuzzle
+
+
+@dataclass(frozen=True)
+class KillerStyle:
+    grid: Style  # paper, grid lines and given digits
+    cage: RGB = (40, 40, 40)
+    cage_width: float = 0.025  # as a share of the cell side
+    inset: float = 0.12  # cage outline's distance from the cell edge
+    dash: float = 0.09  # dash length; 0 = solid; about cage_width = dotted
+    gap: float = 0.07
+    sum_height: float = 0.22  # height of a sum's digits
+    sum_colour: RGB = (30, 30, 30)
+    sum_serif: bool | None = False
+    sum_box: bool = True  # paper behind the sum, breaking the outline there
+    band: RGB | None = None  # highlight of the selected cell's row, column and box
+    selected: RGB | None = None
+    fills: tuple[RGB, ...] = ()  # cage colours; empty = no fills
+
+
+STYLES: dict[str, KillerStyle] = {
+    # A phone app: light grey lines, dark dashes, a blue band and a selected cell.
+    "app": KillerStyle(
+        grid=Style(background=(255, 255, 255), line=(205, 208, 214), box_line=(120, 124, 134),
+                   thin=0.02, thick=0.045, outer=0.05, digit=((40, 70, 170),), serif=False),
+        cage=(60, 64, 74), cage_width=0.022, inset=0.1, dash=0.07, gap=0.06,
+        sum_height=0.2, sum_colour=(50, 54, 64), band=(226, 235, 246),
+        selected=(190, 215, 250)),
+    # A web page: black lines, dashed cages about 7 px in, sums of about a fifth of a cell.
+    "web": KillerStyle(
+        grid=Style(thin=0.02, thick=0.06, outer=0.07, serif=False),
+        cage=(0, 0, 0), cage_width=0.02, inset=0.14, dash=0.08, gap=0.06, sum_height=0.24,
+        sum_colour=(0, 0, 0), band=(235, 235, 235), selected=(255, 246, 170)),
+    # Newspaper print: black lines, dotted cages, a serif sum; photographed in tests.
+    "print": KillerStyle(
+        grid=Style(background=(246, 244, 238), line=(30, 30, 30), box_line=(10, 10, 10),
+                   thin=0.02, thick=0.06, outer=0.07, digit=((15, 15, 15),), serif=True),
+        cage=(20, 20, 20), cage_width=0.03, inset=0.11, dash=0.03, gap=0.08,
+        sum_height=0.23, sum_colour=(15, 15, 15), sum_serif=True, sum_box=True),
+    # Cages told apart by colour as well as by a faint outline.
+    "colour": KillerStyle(
+        grid=Style(line=(150, 150, 150), box_line=(40, 40, 40), thin=0.02, thick=0.05,
+                   outer=0.06, serif=False),
+        cage=(90, 90, 90), cage_width=0.018, inset=0.1, dash=0.06, gap=0.06, sum_height=0.22,
+        sum_colour=(20, 20, 20),
+        fills=((255, 228, 225), (222, 245, 222), (222, 232, 255), (255, 248, 205),
+               (240, 225, 250), (215, 245, 245))),
+}
+
+
+def vary(style: KillerStyle, rng: random.Random) -> KillerStyle:
+    """A random variation on `style`: widths, insets, dashes, sizes and colours."""
+    dark = rng.randint(0, 90)
+    grey = (dark, dark, dark + rng.randint(0, 20))
+    dash = style.dash * rng.uniform(0.6, 1.6)
+    if rng.random() < 0.2:
+        dash = style.cage_width  # dotted
+    grid = replace(style.grid, thin=style.grid.thin * rng.uniform(0.6, 1.5),
+                   thick=min(0.08, style.grid.thick * rng.uniform(0.7, 1.4)),
+                   outer=min(0.09, style.grid.outer * rng.uniform(0.7, 1.3)))
+    return replace(
+        style, grid=grid, cage=grey if rng.random() < 0.5 else style.cage,
+        cage_width=style.cage_width * rng.uniform(0.6, 1.6),
+        inset=min(0.2, max(grid.thick / 2 + 0.06, style.inset * rng.uniform(0.8, 1.4))),
+        dash=dash, gap=max(0.05, style.gap * rng.uniform(0.7, 1.5)),
+        sum_height=style.sum_height * rng.uniform(0.8, 1.2),
+        sum_box=style.sum_box or rng.random() < 0.5,
+        band=style.band if rng.random() < 0.7 else None,
+        selected=style.selected if rng.random() < 0.7 else None)
+
+
+def pick_sum_font(style: KillerStyle, rng: random.Random) -> str:
+    fonts = digit_fonts()
+    if style.sum_serif is not None:
+        fonts = [(n, p) for n, p in fonts
+                 if (font_family(n) in SERIF_FAMILIES) == style.sum_serif] or fonts
+    return rng.choice(fonts)[1]
+
+
+def cage_owner(puzzle: KillerPuzzle) -> list[list[int]]:
+    owner = [[-1] * puzzle.size for _ in range(puzzle.size)]
+    for k, cage in enumerate(puzzle.cages):
+        for r, c in cage.cells:
+            owner[r][c] = k
+    return owner
+
+
+def walls_of(owner: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+    """(walls_right n x n-1, walls_down n-1 x n): 1 where the two cells' cages differ."""
+    n = len(owner)
+    right = [[int(owner[r][c] != owner[r][c + 1]) for c in range(n - 1)] for r in range(n)]
+    down = [[int(owner[r][c] != owner[r + 1][c]) for c in range(n)] for r in range(n - 1)]
+    return right, down
+
+
+def head_cells(puzzle: KillerPuzzle) -> dict[tuple[int, int], int]:
+    """{first cell of each cage in reading order: its sum}."""
+    return {tuple(min(tuple(c) for c in cage.cells)): cage.sum for cage in puzzle.cages}
+
+
+def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cell_px: int = 56,
+                  seed: int = 0, margin: int | None = None, font: str | None = None,
+                  sum_font: str | None = None, selected: tuple[int, int] | None = None,
+                  jitter: float = 0.0) -> Image.Image:
+    """`puzzle` drawn in `style`; fonts are file stems or paths (None: a seeded choice)."""
+    rng = random.Random(seed)
+    look = STYLES[style] if isinstance(style, str) else style
+    n = puzzle.size
+    layout = Layout(n, puzzle.box or default_box(n), cell_px,
+                    cell_px // 2 if margin is None else margin)
+    owner = cage_owner(puzzle)
+    image = Image.new("RGB", (layout.side, layout.side), look.grid.background)
+    draw = ImageDraw.Draw(image)
+    if selected is None:
+        selected = (rng.randrange(n), rng.randrange(n))
+    paper = _backgrounds(look, layout, owner, selected)
+    for (r, c), colour in paper.items():
+        x, y = layout.line_pos(c), layout.line_pos(r)
+        draw.rectangle([x, y, x + cell_px, y + cell_px], fill=colour)
+    _draw_lines(draw, layout, look.grid)
+    _draw_cages(draw, layout, look, owner)
+    path = _font_path(sum_font) if sum_font else pick_sum_font(look, rng)
+    _draw_sums(draw, layout, look, puzzle, path, paper, rng)
+    if puzzle.givens and any(map(any, puzzle.givens)):
+        digit_font = _font_path(font) if font else path
+        _draw_digits(draw, layout, replace(look.grid, digit_height=0.5), puzzle.givens,
+                     digit_font, rng, jitter)
+    walls_right, walls_down = walls_of(owner)
+    image.info.update(lattice=layout.lattice(), walls_right=walls_right, walls_down=walls_down,
+                      sums=head_cells(puzzle), sum_font=path)
+    return image
+
+
+def _backgrounds(look: KillerStyle, layout: Layout, owner, selected) -> dict:
+    """Colour of each cell that is not plain paper."""
+    n, (br, bc) = layout.size, layout.box
+    paper: dict[tuple[int, int], RGB] = {}
+    if look.fills:
+        colours: dict[int, RGB] = {}
+        for r in range(n):  # greedy colouring: touching cages differ
+            for c in range(n):
+                k = owner[r][c]
+                if k in colours:
+                    continue
+                near = {colours.get(owner[i][j]) for i in range(n) for j in range(n)
+                        if owner[i][j] != k and any(
+                            owner[a][b] == k for a, b in ((i + 1, j), (i - 1, j), (i, j + 1),
+                                                         (i, j - 1))
+                            if 0 <= a < n and 0 <= b < n)}
+                colours[k] = next((x for x in look.fills if x not in near), look.fills[0])
+        paper = {(r, c): colours[owner[r][c]] for r in range(n) for c in range(n)}
+    sr, sc = selected
+    for r in range(n):
+        for c in range(n):
+            same_box = r // br == sr // br and c // bc == sc // bc
+            if look.band and (r == sr or c == sc or same_box):
+                paper[(r, c)] = _blend(paper.get((r, c), look.grid.background), look.band)
+    if look.selected:
+        paper[selected] = look.selected
+    return paper
+
+
+def _blend(under: RGB, over: RGB) -> RGB:
+    """A highlight drawn at 70 % over a cage fill."""
+    return tuple(round(0.3 * u + 0.7 * o) for u, o in zip(under, over, strict=True))
+
+
+def _draw_cages(draw: ImageDraw.ImageDraw, layout: Layout, look: KillerStyle, owner) -> None:
+    """Each cage's outline, moved `inset` into its cells, as dashes or dots."""
+    n, p = layout.size, layout.cell_px
+    d = look.inset * p
+    width = max(1, round(look.cage_width * p))
+
+    def inside(r: int, c: int, k: int) -> bool:
+        return 0 <= r < n and 0 <= c < n and owner[r][c] == k
+
+    # Sides as (outward normal, along direction): top, right, bottom, left.
+    sides = (((-1, 0), (0, 1)), ((0, 1), (1, 0)), ((1, 0), (0, -1)), ((0, -1), (-1, 0)))
+    for r in range(n):
+        for c in range(n):
+            k = owner[r][c]
+            x0, y0 = layout.line_pos(c), layout.line_pos(r)
+            centre = (x0 + p / 2, y0 + p / 2)
+            for (nr, nc), (tr, tc) in sides:
+                if inside(r + nr, c + nc, k):
+                    continue
+                # The inset line runs parallel to this side, d inside the cell.
+                ends = []
+                for sign in (-1, 1):
+                    ar, ac = r + sign * tr, c + sign * tc
+                    if not inside(ar, ac, k):
+                        reach = p / 2 - d  # convex corner: stop short
+                    elif inside(ar + nr, ac + nc, k):
+                        reach = p / 2 + d  # concave corner: run on to meet the turn
+                    else:
+                        reach = p / 2  # the neighbour carries the line on
+                    ends.append((centre[0] + nc * (p / 2 - d) + sign * tc * reach,
+                                 centre[1] + nr * (p / 2 - d) + sign * tr * reach))
+                _dashed(draw, ends[0], ends[1], look, width, p)
+
+
+def _dashed(draw, a, b, look: KillerStyle, width: int, p: int) -> None:
+    length = math.dist(a, b)
+    if length <= 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    if look.dash <= 0:
+        draw.line([a, b], fill=look.cage, width=width)
+        return
+    dash, gap = max(1.0, look.dash * p), max(1.0, look.gap * p)
+    dotted = dash <= width * 1.5
+    t = 0.0
+    while t < length:
+        s = min(length, t + dash)
+        if dotted:
+            x, y = a[0] + ux * (t + s) / 2, a[1] + uy * (t + s) / 2
+            rad = width / 2 + 0.3
+            draw.ellipse([x - rad, y - rad, x + rad, y + rad], fill=look.cage)
+        else:
+            draw.line([(a[0] + ux * t, a[1] + uy * t), (a[0] + ux * s, a[1] + uy * s)],
+                      fill=look.cage, width=width)
+        t = s + gap
+
+
+def _draw_sums(draw, layout: Layout, look: KillerStyle, puzzle: KillerPuzzle, font_path: str,
+               paper: dict, rng: random.Random) -> None:
+    p = layout.cell_px
+    px = max(6, round(look.sum_height * p * 1.4))
+    font = ImageFont.truetype(font_path, px)
+    top, bottom = font.getbbox("8", anchor="lt")[1::2]
+    px = max(6, round(px * look.sum_height * p / max(1, bottom - top)))
+    font = ImageFont.truetype(font_path, px)
+    # The sum sits on the outline's corner (a paper box breaks the outline) or just inside it.
+    d = look.inset * p
+    width = look.cage_width * p
+    offset = d - 0.3 * width if look.sum_box else d + width / 2 + 0.05 * p
+    offset = max(offset, 0.07 * p)
+    for (r, c), total in head_cells(puzzle).items():
+        x, y = layout.line_pos(c) + offset, layout.line_pos(r) + offset
+        text = str(total)
+        box = draw.textbbox((x, y), text, font=font, anchor="lt")
+        if look.sum_box:
+            pad = max(1, round(0.03 * p))
+            draw.rectangle([box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad],
+                           fill=paper.get((r, c), look.grid.background))
+        draw.text((x, y), text, fill=look.sum_colour, font=font, anchor="lt")

@@ -1,0 +1,239 @@
+"""Killer sudoku cages: the grid lattice among dashed outlines, and a wall probability per edge.
+
+Cage outlines are dashed or dotted lines inset from the cell edges. Two things follow:
+
+* The grid lines must be told from cage lines. Both are thin dark lines; grid lines are
+  solid, cage lines broken. A grey-level opening along each line direction keeps only ink
+  that runs unbroken for a third of a cell, so `killer_lattice` traces grid lines alone.
+* Whether a wall runs between two cells shows as a thin line parallel to their shared edge,
+  a short way inside one or both cells. `edge_features` measures, for each edge, the ink
+  profile across it (how much ink and how unbroken, at each distance from the grid line,
+  on both sides); a small classifier trained on rendered killers of many styles
+  (scripts/train_sums.py trains it with the sum reader) turns that into a probability.
+
+Everything works on the grid straightened cell by cell from the lattice, at CELL pixels.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CELL = 48  # pixels per cell side in the straightened grid
+TRACE_CELL = 32  # pixels per cell while tracing grid lines
+BINS = 12  # profile samples across an edge, each side
+REACH = 0.36  # profile spans this share of a cell on each side of the grid line
+SPAN = (0.28, 0.72)  # the part along an edge that is measured (corners hold turns and sums)
+
+
+def straighten_at(gray: np.ndarray, lattice: np.ndarray, cell: int = CELL) -> np.ndarray:
+    """The grid as an (n*cell)-square image, each cell mapped from its own four corners."""
+    n = lattice.shape[0] - 1
+    side = n * cell
+    t = (np.arange(side) + 0.5) / cell
+    idx = np.minimum(t.astype(int), n - 1)
+    frac = t - idx
+    ri, fv = idx[:, None], frac[:, None, None]
+    ci, fu = idx[None, :], frac[None, :, None]
+    tl, tr = lattice[ri, ci], lattice[ri, ci + 1]
+    bl, br = lattice[ri + 1, ci], lattice[ri + 1, ci + 1]
+    src = (tl * (1 - fu) + tr * fu) * (1 - fv) + (bl * (1 - fu) + br * fu) * fv
+    cell_px = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / n
+    if cell_px > 1.6 * cell:  # shrinking: smooth first so thin lines do not alias away
+        gray = cv2.GaussianBlur(gray, (0, 0), 0.4 * cell_px / cell)
+    return cv2.remap(gray, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:
+    """Darkness of thin strokes against their surroundings, whatever the paper's shade.
+
+    A black-hat (closing minus image) sees lines and digits but not a highlighted band's
+    edge or a cage's fill colour; scaled so the darkest strokes are about 1.
+    """
+    k = max(3, int(0.16 * cell_px)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel).astype(np.float32) + 1.0
+    # Darkness relative to the paper around it: the same under a shadow as in full light.
+    hat = (paper - gray.astype(np.float32) - 1.0) / paper
+    top = max(0.1, float(np.percentile(hat, 99.7)))
+    return np.clip(hat / top, 0.0, 1.0)
+
+
+def solid_lines(ink: np.ndarray, cell_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(horizontal, vertical) ink that runs unbroken for a third of a cell: grid lines."""
+    length = max(5, int(0.33 * cell_px))
+    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    return horizontal, vertical
+
+
+# --- The lattice -----------------------------------------------------------------------
+
+
+def killer_lattice(gray: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
+    """(size+1, size+1, 2) grid line intersections, tracing solid lines only."""
+    cell_px = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(
+        corners[3] - corners[0])) / (2 * size)
+    horizontal, vertical = solid_lines(thin_ink(gray, cell_px), cell_px)
+    c = TRACE_CELL
+    margin = c
+    side = size * c
+    target = np.array([[margin, margin], [margin + side, margin],
+                       [margin + side, margin + side], [margin, margin + side]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    dim = side + 2 * margin
+    flags = cv2.INTER_AREA if cell_px > c else cv2.INTER_LINEAR
+    h_map = cv2.warpPerspective(horizontal, matrix, (dim, dim), flags=flags)
+    v_map = cv2.warpPerspective(vertical, matrix, (dim, dim), flags=flags)
+    ideal = margin + c * np.arange(size + 1, dtype=float)
+    rows = _fit_lines(h_map, ideal)  # rows[k](x) -> y
+    cols = _fit_lines(v_map.T, ideal)  # cols[k](y) -> x
+    lattice = np.zeros((size + 1, size + 1, 2))
+    for r in range(size + 1):
+        for k in range(size + 1):
+            x, y = ideal[k], ideal[r]
+            for _ in range(4):
+                x = np.polyval(cols[k], y)
+                y = np.polyval(rows[r], x)
+            lattice[r, k] = (x, y)
+    back = np.linalg.inv(matrix)
+    return cv2.perspectiveTransform(lattice.reshape(-1, 1, 2), back).reshape(lattice.shape)
+
+
+def _fit_lines(mask: np.ndarray, ideal: np.ndarray, box: int = 3) -> list[np.ndarray]:
+    """Polynomial (across as a function of along) per line; `mask` is [across, along].
+
+    Outer lines first, then box lines, then the thin ones: each is looked for, one
+    cell-long segment at a time, near the blend of the lines already found on either side
+    (so a darker cage line just inside a cell does not capture it), and a gentle curve
+    through its segments follows a bent page.
+    """
+    n = len(ideal) - 1
+    c = ideal[1] - ideal[0]
+    strength = float(np.percentile(mask, 99.5)) or 1.0
+    centres = ideal[:-1] + c / 2
+    order = [0, n] + [k for k in range(1, n) if k % box == 0] + \
+        [k for k in range(1, n) if k % box]
+    polys: dict[int, np.ndarray] = {}
+    for k in order:
+        below = max((j for j in polys if j < k), default=None)
+        above = min((j for j in polys if j > k), default=None)
+        if below is None or above is None:
+            predicted, window = np.full(n, ideal[k]), 0.3 * c
+        else:
+            w = (k - below) / (above - below)
+            predicted = (1 - w) * np.polyval(polys[below], centres) + \
+                w * np.polyval(polys[above], centres)
+            # Between two found lines a thin line sits close to the blend: a narrow
+            # window keeps cage lines (inset a tenth of a cell or more) out.
+            window = 0.2 * c if k % box == 0 else 0.06 * c
+        found = np.full(n, np.nan)
+        for j in range(n):
+            a0, a1 = int(ideal[j] + 0.15 * c), int(ideal[j + 1] - 0.15 * c)
+            reach = int(0.2 * c)  # mirror pairs looked at on either side
+            lo = max(0, int(round(predicted[j] - window)) - reach)
+            hi = int(round(predicted[j] + window)) + reach
+            profile = mask[lo:hi + 1, a0:a1].mean(axis=1)
+            if profile.size < 2 * reach + 3 or profile.max() < 0.25 * strength:
+                continue
+            # A grid line with a wall has cage lines on both sides, mirror images: the
+            # centre of that symmetry beats either cage line. Near the expected place wins
+            # a near tie.
+            pos = np.arange(lo, lo + len(profile))
+            inner = np.flatnonzero(np.abs(pos - predicted[j]) <= window)
+            inner = inner[(inner >= reach) & (inner < len(profile) - reach)]
+            if inner.size == 0:
+                continue
+            mirror = np.array([np.minimum(profile[i - reach:i][::-1],
+                                          profile[i + 1:i + reach + 1]).mean() for i in inner])
+            prior = 1 - 0.35 * ((pos[inner] - predicted[j]) / window) ** 2
+            i = int(inner[((profile[inner] + mirror) * prior).argmax()])
+            sub = 0.0
+            if 0 < i < len(profile) - 1:  # parabolic peak for sub-pixel position
+                y0, y1, y2 = profile[i - 1], profile[i], profile[i + 1]
+                denom = y0 - 2 * y1 + y2
+                sub = float(np.clip(0.5 * (y0 - y2) / denom, -0.5, 0.5)) if denom < 0 else 0.0
+            found[j] = lo + i + sub
+        ok = np.isfinite(found)
+        if ok.sum() < 4:
+            polys[k] = np.polyfit(centres, predicted, 2)
+            continue
+        # Between found lines the blend already bends as the page does: fit only a gentle
+        # (straight) correction to it, which cannot swing out at the ends.
+        between = below is not None and above is not None
+        x, y = centres[ok], found[ok] - (predicted[ok] if between else 0.0)
+        keep = np.ones(len(x), bool)
+        for _ in range(3):  # drop segments that stray from the curve through the others
+            if between:  # a slope only when found along most of the line
+                degree = 1 if keep.sum() >= 6 else 0
+            else:
+                degree = 2 if keep.sum() >= 6 else 1
+            coef = np.polyfit(x[keep], y[keep], degree)
+            resid = np.abs(np.polyval(coef, x) - y)
+            new_keep = resid < max(1.0, 3 * np.median(resid))
+            if new_keep.sum() < 4 or (new_keep == keep).all():
+                break
+            keep = new_keep
+        if between:
+            shift = np.clip(np.polyval(coef, centres), -window, window)
+            coef = np.polyfit(centres, predicted + shift, 2)
+        polys[k] = coef
+    return [polys[k] for k in range(n + 1)]
+
+
+# --- Walls -----------------------------------------------------------------------------
+
+
+def edge_profiles(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """(right, down) arrays of edge features: (n, n-1, F) and (n-1, n, F).
+
+    For each edge, along the middle of it (SPAN), per distance from the grid line on
+    either side: the mean ink and the share of samples with ink (a dashed line has gaps).
+    The side nearer the top-left comes first.
+    """
+    p = ink.shape[0] // n
+    reach = int(REACH * p)
+    a0, a1 = int(SPAN[0] * p), int(SPAN[1] * p)
+    strokes = (ink >= 0.35).astype(np.float32)
+
+    def features(strip: np.ndarray, hits: np.ndarray) -> np.ndarray:
+        # strip: [along, across] with the grid line at index `reach`.
+        mean, cover = strip.mean(axis=0), hits.mean(axis=0)
+        before = np.stack([mean[:reach][::-1], cover[:reach][::-1]])  # distance 1..reach
+        after = np.stack([mean[reach + 1:], cover[reach + 1:]])
+        line = np.array([mean[reach], cover[reach]])
+        return np.concatenate([before.ravel(), after.ravel(), line])
+
+    right = np.zeros((n, n - 1, 4 * reach + 2), np.float32)
+    down = np.zeros((n - 1, n, 4 * reach + 2), np.float32)
+    for r in range(n):
+        for c in range(n - 1):
+            x = (c + 1) * p
+            ys = slice(r * p + a0, r * p + a1)
+            xs = slice(x - reach, x + reach + 1)
+            right[r, c] = features(ink[ys, xs], strokes[ys, xs])
+    for r in range(n - 1):
+        for c in range(n):
+            y = (r + 1) * p
+            xs = slice(c * p + a0, c * p + a1)
+            ys = slice(y - reach, y + reach + 1)
+            down[r, c] = features(ink[ys, xs].T, strokes[ys, xs].T)
+    return right, down
+
+
+def mirrored(x: np.ndarray) -> np.ndarray:
+    """The same edge features seen from the other side."""
+    half = (x.shape[-1] - 2) // 2
+    return np.concatenate([x[..., half:2 * half], x[..., :half], x[..., 2 * half:]], axis=-1)
+
+
+def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """(walls_right n x n-1, walls_down n-1 x n) probabilities from the straightened ink."""
+    right, down = edge_profiles(ink, n)
+    flat = np.concatenate([right.reshape(-1, right.shape[-1]), down.reshape(-1, down.shape[-1])])
+    # Either side may come first: average the two views.
+    prob = 0.5 * (model.predict_proba(flat)[:, 1] + model.predict_proba(mirrored(flat))[:, 1])
+    prob = np.clip(prob, 0.002, 0.998)
+    k = right.shape[0] * right.shape[1]
+    return prob[:k].reshape(right.shape[:2]), prob[k:].reshape(down.shape[:2])

@@ -1,0 +1,136 @@
+"""From a located grid to one normalised digit image and feature vector per cell.
+
+Each cell is mapped from its own four corners (bilinear, so a bent page comes out
+straight), turned into relative ink darkness (so shadows and grey lines do not matter),
+cleared of grid-line remnants along its border, and its ink blob is centred and scaled
+to a fixed box. The classifier, not a threshold, decides between blank and a digit: the
+features keep the blob's raw size and ink mass so it can.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+
+PATCH = 32  # pixels per cell side after straightening
+DIGIT = 28  # side of the normalised digit image
+DIGIT_BOX = 20  # the blob's longer side is scaled to this
+INK_LEVEL = 0.35  # share of the grid's ink contrast that counts as a stroke pixel
+BORDER = 0.16  # blobs centred this close to the cell edge are line remnants
+MIN_BLOB = 0.008  # blobs under this share of the cell are specks
+
+
+def straighten(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """The grid as an (n*PATCH)-square image, each cell mapped from its own four corners."""
+    n = lattice.shape[0] - 1
+    side = n * PATCH
+    t = (np.arange(side) + 0.5) / PATCH
+    idx = np.minimum(t.astype(int), n - 1)
+    frac = t - idx
+    # Rows of output pixels: cell row index and position within it; likewise columns.
+    ri, fv = idx[:, None], frac[:, None, None]
+    ci, fu = idx[None, :], frac[None, :, None]
+    tl, tr = lattice[ri, ci], lattice[ri, ci + 1]
+    bl, br = lattice[ri + 1, ci], lattice[ri + 1, ci + 1]
+    src = (tl * (1 - fu) + tr * fu) * (1 - fv) + (bl * (1 - fu) + br * fu) * fv
+    cell_px = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / n
+    if cell_px > 1.6 * PATCH:  # shrinking: smooth first so thin strokes do not alias away
+        gray = cv2.GaussianBlur(gray, (0, 0), 0.4 * cell_px / PATCH)
+    return cv2.remap(gray, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def ink_map(straight: np.ndarray) -> np.ndarray:
+    """Relative darkness against the local paper, scaled so the grid's ink is about 1."""
+    gray = straight.astype(np.float32) + 1.0
+    # Paper brightness: a max filter wider than any stroke, then smoothed.
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PATCH // 2 + 1, PATCH // 2 + 1))
+    paper = cv2.GaussianBlur(cv2.dilate(gray, kernel), (0, 0), PATCH / 4)
+    paper = np.maximum(paper, gray)
+    darkness = 1.0 - gray / paper
+    contrast = max(0.15, float(np.percentile(darkness, 99.5)))
+    # Not clipped at 1: digits darker than the lines keep their inner detail.
+    return np.clip(darkness / contrast, 0.0, 3.0)
+
+
+@cache
+def _hog() -> cv2.HOGDescriptor:
+    return cv2.HOGDescriptor((DIGIT, DIGIT), (14, 14), (7, 7), (7, 7), 9)
+
+
+def _clear_border_lines(strokes: np.ndarray) -> np.ndarray:
+    """Zero rows and columns near the cell's edge that are mostly ink: grid-line remnants."""
+    p = strokes.shape[0]
+    band = int(0.2 * p)
+    out = strokes.copy()
+    for edge in (slice(0, band), slice(p - band, p)):
+        rows = np.flatnonzero(strokes[edge, :].mean(axis=1) > 0.6) + edge.start
+        out[rows, :] = 0
+        cols = np.flatnonzero(strokes[:, edge].mean(axis=0) > 0.6) + edge.start
+        out[:, cols] = 0
+    return out
+
+
+def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(DIGIT x DIGIT ink image of the centred blob, shape measures) for one cell's ink."""
+    p = ink.shape[0]
+    strokes = _clear_border_lines((ink >= INK_LEVEL).astype(np.uint8))
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    lo, hi = BORDER * p, (1 - BORDER) * p
+    edge_band = np.ones((p, p), bool)
+    edge_band[int(lo):int(np.ceil(hi)), int(lo):int(np.ceil(hi))] = False
+    in_band = np.bincount(labels[edge_band], minlength=count)
+    middle = slice(int(0.35 * p), int(np.ceil(0.65 * p)))
+    in_middle = np.bincount(labels[middle, middle].ravel(), minlength=count)
+    keep = np.zeros(count, bool)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        cx, cy = centroids[i]
+        long_thin = max(w, h) > 0.6 * p and min(w, h) < 0.15 * p  # a grid line's remnant
+        # e.g. an L of two lines' remnants; a digit pushed against a line still reaches
+        # the middle of the cell.
+        mostly_edge = in_band[i] > 0.5 * area and in_middle[i] == 0
+        keep[i] = (area >= MIN_BLOB * p * p and lo <= cx <= hi and lo <= cy <= hi
+                   and not long_thin and not mostly_edge)
+    inset = ink[int(lo):int(hi), int(lo):int(hi)]
+    raw_mass = float(np.minimum(inset, 1.0).mean())
+    digit = np.zeros((DIGIT, DIGIT), np.float32)
+    if not keep.any():
+        return digit, np.array([0.0, 0.0, 0.0, raw_mass], np.float32)
+    mask = keep[labels]
+    ys, xs = np.nonzero(mask)
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    blob_mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+    blob = (ink * blob_mask)[y0:y1, x0:x1]
+    h, w = blob.shape
+    scale = DIGIT_BOX / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    small = cv2.resize(blob, (nw, nh), interpolation=cv2.INTER_AREA)
+    top, left = (DIGIT - nh) // 2, (DIGIT - nw) // 2
+    # The blob's own contrast: a blurred stroke keeps its ridge instead of saturating.
+    digit[top:top + nh, left:left + nw] = small / max(float(small.max()), 0.5)
+    mass = float(np.minimum(blob, 1.0).sum())
+    # No position: digits sit off centre in many fonts, and that must not make them blank.
+    shape = np.array([h / p, w / p, mass / (p * p), raw_mass], np.float32)
+    return digit, shape
+
+
+def features(digit: np.ndarray, shape: np.ndarray) -> np.ndarray:
+    """HOG of the normalised digit, its pixels at half resolution, and its shape measures."""
+    image = (digit * 255).astype(np.uint8)
+    hog = _hog().compute(image).ravel()
+    pixels = cv2.resize(digit, (DIGIT // 2, DIGIT // 2), interpolation=cv2.INTER_AREA).ravel()
+    return np.concatenate([hog, pixels, shape * 4]).astype(np.float32)
+
+
+def cell_features(straight: np.ndarray, n: int = 9) -> np.ndarray:
+    """(n*n, F) features of the cells of a straightened grid, row by row."""
+    ink = ink_map(straight)
+    rows = []
+    for r in range(n):
+        for c in range(n):
+            cell = ink[r * PATCH:(r + 1) * PATCH, c * PATCH:(c + 1) * PATCH]
+            rows.append(features(*normalise_cell(cell)))
+    return np.stack(rows)

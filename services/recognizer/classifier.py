@@ -1,0 +1,47 @@
+"""The shipped digit classifier: probabilities over blank, 1..9 with a fitted temperature."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import joblib
+import numpy as np
+
+# One BLAS thread: 81 rows are too few to share, and workers share 2 cores.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+MODEL_PATH = Path(__file__).parent / "models" / "digits.joblib"
+CLASSES = 10  # 0 = blank, then the digits 1..9
+
+
+@dataclass
+class DigitModel:
+    """Scaler and network from scikit-learn, and the temperature that calibrates them."""
+
+    scaler: object
+    network: object
+    temperature: float
+    info: dict
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Pre-softmax scores of the network's output layer."""
+        net = self.network
+        a = self.scaler.transform(x)
+        for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
+            a = np.maximum(a @ w + b, 0.0)  # ReLU hidden layers
+        return a @ net.coefs_[-1] + net.intercepts_[-1]
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        z = self.logits(x) / self.temperature
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        return p / p.sum(axis=1, keepdims=True)
+
+
+@cache
+def load_model(path: Path = MODEL_PATH) -> DigitModel:
+    return joblib.load(path)

@@ -1,0 +1,61 @@
+"""Bytes to a greyscale working image, refusing what is not a picture or far too big."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from services.recognizer.errors import RecognitionError
+
+MAX_PIXELS = 40_000_000
+WORK_SIDE = 1024  # photos are read at most this long a side: enough for 9x9 grids, and fast
+
+# PIL reads the header lazily; beyond this it refuses to decode at all.
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+
+
+def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """(grey working image, original pixels per working pixel, original (width, height))."""
+    if not data:
+        raise RecognitionError("the upload is empty: send a photo or screenshot of the puzzle "
+                               "(JPEG or PNG)")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            width, height = Image.open(io.BytesIO(data)).size
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise RecognitionError(f"the image is too large (over {MAX_PIXELS // 1_000_000} "
+                               "megapixels): send a smaller photo") from None
+    except Exception:
+        raise RecognitionError("this is not an image we can read: send a JPEG or PNG photo "
+                               "or screenshot of the puzzle") from None
+    if width * height > MAX_PIXELS:
+        raise RecognitionError(f"the image is too large (over {MAX_PIXELS // 1_000_000} "
+                               "megapixels): send a smaller photo")
+    # Let the JPEG decoder shrink big photos by 2, 4 or 8 while decoding: far cheaper.
+    reduce = 1
+    while max(width, height) // (reduce * 2) >= WORK_SIDE and reduce < 8:
+        reduce *= 2
+    flags = {1: cv2.IMREAD_GRAYSCALE, 2: cv2.IMREAD_REDUCED_GRAYSCALE_2,
+             4: cv2.IMREAD_REDUCED_GRAYSCALE_4, 8: cv2.IMREAD_REDUCED_GRAYSCALE_8}[reduce]
+    buffer = np.frombuffer(data, np.uint8)
+    gray = cv2.imdecode(buffer, flags)
+    if gray is None:
+        raise RecognitionError("this image could not be decoded: send a JPEG or PNG photo "
+                               "or screenshot of the puzzle")
+    if gray.dtype != np.uint8:  # 16-bit PNGs
+        gray = (gray / 257).astype(np.uint8)
+    h, w = gray.shape[:2]
+    # EXIF rotation may have swapped the sides relative to the header.
+    original = (width, height) if (w >= h) == (width >= height) else (height, width)
+    long_side = max(w, h)
+    if long_side > WORK_SIDE:
+        factor = WORK_SIDE / long_side
+        gray = cv2.resize(gray, (round(w * factor), round(h * factor)),
+                          interpolation=cv2.INTER_AREA)
+    scale = max(original) / max(gray.shape[:2])
+    return gray, scale, original

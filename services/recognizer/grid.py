@@ -1,0 +1,118 @@
+"""Find the puzzle's outline: the quadrilateral whose inside has ink on the expected lines.
+
+The largest quadrilateral in a photo is often the sheet of paper or a box beside the grid,
+so every candidate outline is scored by how much ink lies along the lines a 9x9 grid
+would have inside it, against the ink between them.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.recognizer.errors import RecognitionError
+
+SCORE_CELL = 16  # pixels per cell when scoring a candidate
+MIN_SCORE = 0.3  # below this no candidate looks like a grid
+
+
+def binarize(gray: np.ndarray) -> np.ndarray:
+    """Dark ink as 255 on 0, robust to uneven light (local mean threshold)."""
+    block = max(11, (max(gray.shape) // 40) | 1)
+    smooth = cv2.GaussianBlur(gray, (3, 3), 0)
+    return cv2.adaptiveThreshold(smooth, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                 cv2.THRESH_BINARY_INV, block, 4)
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """Four points as TL, TR, BR, BL (clockwise on screen from the top left)."""
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen, starting anywhere
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def _extreme_quad(hull: np.ndarray) -> np.ndarray:
+    """Corners as the hull points furthest along the diagonals; survives bent sides."""
+    pts = hull.reshape(-1, 2).astype(np.float32)
+    s, d = pts.sum(axis=1), pts[:, 0] - pts[:, 1]
+    return np.array([pts[s.argmin()], pts[d.argmax()], pts[s.argmax()], pts[d.argmin()]])
+
+
+def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
+    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = 0.01 * binary.shape[0] * binary.shape[1]
+    hulls = [cv2.convexHull(c) for c in contours]
+    hulls = [h for h in hulls if cv2.contourArea(h) >= min_area]
+    hulls.sort(key=cv2.contourArea, reverse=True)
+    quads = []
+    for hull in hulls[:limit]:
+        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            quads.append(order_corners(approx))
+        quads.append(order_corners(_extreme_quad(hull)))
+    return quads
+
+
+def _plausible(quad: np.ndarray, image_area: float) -> bool:
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+        return False
+    area = cv2.contourArea(quad)
+    if area < 0.01 * image_area:
+        return False
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return sides.min() > 0.3 * sides.max()
+
+
+def grid_score(binary: np.ndarray, quad: np.ndarray, size: int = 9) -> float:
+    """Share of the expected grid lines covered by ink, minus the share between them."""
+    c = SCORE_CELL
+    side = size * c
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    warped = cv2.warpPerspective(binary, matrix, (side + 1, side + 1), flags=cv2.INTER_NEAREST)
+    ink = warped > 0
+    # Let a line wander a few pixels (bent pages, imprecise corners).
+    spread = np.ones((c // 3 * 2 + 1, 1), np.uint8)
+    rows = cv2.dilate(ink.astype(np.uint8), spread) > 0
+    cols = cv2.dilate(ink.astype(np.uint8), spread.T) > 0
+    on = [rows[k * c, :].mean() for k in range(size + 1)]
+    on += [cols[:, k * c].mean() for k in range(size + 1)]
+    mid = [ink[k * c + c // 2, :].mean() for k in range(size)]
+    mid += [ink[:, k * c + c // 2].mean() for k in range(size)]
+    # A grid is mostly paper; noise or a dark photo is ink everywhere and matches any lines.
+    crowding = max(0.0, float(ink.mean()) - 0.3) * 3
+    # The weakest inner line counts too: a sheet of paper has ink on its border only.
+    inner = sorted(on[1:size] + on[size + 2:2 * size + 1])
+    return float(np.mean(on) * 0.5 + np.mean(inner[:4]) * 0.5 - np.mean(mid) - crowding)
+
+
+NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus, with all "
+           "four corners in the picture")
+
+
+def rank_grids(gray: np.ndarray, binary: np.ndarray | None = None) -> list[np.ndarray]:
+    """Outlines that look like a grid (corners TL, TR, BR, BL), the most grid-like first."""
+    binary = binarize(gray) if binary is None else binary
+    area = float(gray.shape[0] * gray.shape[1])
+    scored = []
+    for quad in _candidates(binary):
+        if not _plausible(quad, area):
+            continue
+        score = grid_score(binary, quad)
+        # Among outlines that fit equally well, prefer the larger (the whole grid, not a box).
+        score += 0.05 * np.sqrt(cv2.contourArea(quad) / area)
+        if score >= MIN_SCORE:
+            scored.append((score, quad))
+    scored.sort(key=lambda item: -item[0])
+    return [quad for _, quad in scored]
+
+
+def find_grid(gray: np.ndarray, binary: np.ndarray | None = None) -> np.ndarray:
+    """Grid corners TL, TR, BR, BL in `gray`'s pixels; RecognitionError when there is none."""
+    ranked = rank_grids(gray, binary)
+    if not ranked:
+        raise RecognitionError(NO_GRID)
+    return ranked[0]

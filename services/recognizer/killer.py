@@ -1,0 +1,213 @@
+"""Read a killer sudoku off a located grid: lattice, walls, sums, cell digits, consistency.
+
+`read_killer` runs on every picture whose kind is not known for sure: its walls and sums
+are also the evidence kind.py weighs to tell killer from classic grids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from services.contracts import CageSumReading, SumCandidate
+from services.recognizer.cages import (
+    CELL,
+    killer_lattice,
+    straighten_at,
+    thin_ink,
+    wall_probabilities,
+)
+from services.recognizer.cells import PATCH, cell_features, straighten
+from services.recognizer.classifier import load_model
+from services.recognizer.sums import SUM_CELL, load_killer_model, read_sums
+
+SIZE = 9
+CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
+MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
+DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
+SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
+GRID_TOTAL = SIZE * SIZE * (SIZE + 1) // 2  # 405
+BALANCE = 3.0  # boost of a sum alternative that makes the total right
+UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
+
+
+@dataclass
+class KillerRead:
+    lattice: np.ndarray
+    walls_right: np.ndarray  # (n, n-1) probabilities
+    walls_down: np.ndarray  # (n-1, n)
+    heads: list[tuple[int, int]]  # first cell of each cage the walls make
+    sums: list[CageSumReading]
+    numbered_heads: int  # heads whose corner held a number
+
+
+def regions(walls_right: np.ndarray, walls_down: np.ndarray) -> list[list[tuple[int, int]]]:
+    """Cages as the connected regions of the walls read as present (p >= 0.5)."""
+    n = walls_right.shape[0]
+    parent = list(range(n * n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n and walls_right[r, c] < 0.5:
+                parent[find(r * n + c)] = find(r * n + c + 1)
+            if r + 1 < n and walls_down[r, c] < 0.5:
+                parent[find(r * n + c)] = find((r + 1) * n + c)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for i in range(n * n):
+        groups.setdefault(find(i), []).append(divmod(i, n))
+    return sorted(groups.values())
+
+
+def read_killer(gray: np.ndarray, corners: np.ndarray) -> KillerRead:
+    model = load_killer_model()
+    lattice = killer_lattice(gray, corners, SIZE)
+    ink = thin_ink(straighten_at(gray, lattice, CELL), CELL)
+    right, down = wall_probabilities(ink, model.walls, SIZE)
+    cages = regions(right, down)
+    heads = [min(cage) for cage in cages]
+    if np.mean(right) + np.mean(down) < 2 * CLASSIC_WALLS:  # no cages: a classic grid
+        return KillerRead(lattice, right, down, heads, [], 0)
+    top = np.vstack([np.ones((1, SIZE)), down])  # wall above each cell; the border is one
+    left = np.hstack([np.ones((SIZE, 1)), right])
+    doubtful = np.minimum(top, left) < 1 - MAYBE_HEAD  # one of them could be misread
+    maybe = [(r, c) for r in range(SIZE) for c in range(SIZE)
+             if (r, c) not in heads and top[r, c] > MAYBE_HEAD and left[r, c] > MAYBE_HEAD
+             and doubtful[r, c]]
+    ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
+    sums = read_sums(ink_sums, heads, maybe, SIZE, model, sure_heads(cages, right, down))
+    numbered = sum(1 for s in sums if tuple(s.cell) in heads and len(s.candidates) < 45)
+    right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
+    sums = balanced_sums(plausible_sums(sums, regions(right, down)))
+    return KillerRead(lattice, right, down, heads, sums, numbered)
+
+
+def sure_heads(cages, right: np.ndarray, down: np.ndarray) -> list[tuple[int, int]]:
+    """Heads of the cages whose every boundary wall is read with confidence."""
+    n = right.shape[0]
+    out = []
+    for cage in cages:
+        inside = set(cage)
+        doubtful = False
+        for r, c in cage:
+            for (rr, cc), p in (((r, c + 1), right[r, c] if c + 1 < n else 1.0),
+                                ((r + 1, c), down[r, c] if r + 1 < n else 1.0),
+                                ((r, c - 1), right[r, c - 1] if c > 0 else 1.0),
+                                ((r - 1, c), down[r - 1, c] if r > 0 else 1.0)):
+                if (rr, cc) not in inside and SURE_WALL > p:
+                    doubtful = True
+        if not doubtful:
+            out.append(min(cage))
+    return out
+
+
+def consistent_walls(right: np.ndarray, down: np.ndarray,
+                     sum_cells: set) -> tuple[np.ndarray, np.ndarray]:
+    """Lower the confidence of walls around cages that hold no sum or several.
+
+    Each cage holds exactly one sum. A region without one must join a neighbour: its
+    boundary walls become doubtful. A region with two must split: the open edges inside
+    it become doubtful. The solver then tries flipping exactly these first.
+    """
+    right, down = right.copy(), down.copy()
+    n = right.shape[0]
+    for cage in regions(right, down):
+        inside = set(cage)
+        count = len(inside & sum_cells)
+        if count == 1:
+            continue
+        for r, c in cage:
+            for grid, (dr, dc) in ((right, (0, 1)), (down, (1, 0))):
+                if not (r + dr < n and c + dc < n):
+                    continue
+                other = (r + dr, c + dc) in inside
+                if (count == 0 and not other) or (count > 1 and other):
+                    grid[r, c] = 0.5 + (grid[r, c] - 0.5) * DOUBT
+            for grid, (dr, dc) in ((right, (0, -1)), (down, (-1, 0))):
+                rr, cc = r + dr, c + dc
+                if count == 0 and rr >= 0 and cc >= 0 and (rr, cc) not in inside:
+                    grid[rr, cc] = 0.5 + (grid[rr, cc] - 0.5) * DOUBT
+    return right, down
+
+
+def plausible_sums(sums: list[CageSumReading], cages) -> list[CageSumReading]:
+    """Sums a cage of its size cannot hold lose most of their probability; the rest gain."""
+    size_of = {min(cage): len(cage) for cage in cages}
+    out = []
+    for s in sums:
+        cells = size_of.get(tuple(s.cell))
+        if cells is None:
+            out.append(s)
+            continue
+        low = cells * (cells + 1) // 2
+        high = cells * (2 * SIZE - cells + 1) // 2
+        weighted = [(c.value, c.prob * (1.0 if low <= c.value <= high else UNREACHABLE))
+                    for c in s.candidates]
+        total = sum(p for _, p in weighted) or 1.0
+        weighted.sort(key=lambda vp: -vp[1])
+        out.append(CageSumReading(cell=s.cell, candidates=[
+            SumCandidate(value=v, prob=round(p / total, 6)) for v, p in weighted]))
+    return out
+
+
+def balanced_sums(sums: list[CageSumReading]) -> list[CageSumReading]:
+    """When the sums read add up to the wrong total, favour single alternatives that fix it.
+
+    The cages of a 9x9 killer hold every digit nine times: 405. If the most probable sums
+    miss that by some amount, a sum whose runner-up differs by exactly that amount becomes
+    BALANCE times as likely as before (the solver still decides).
+    """
+    if not sums or any(len(s.candidates) >= 45 for s in sums):
+        return sums  # a sum not read at all: the total says nothing yet
+    gap = GRID_TOTAL - sum(s.candidates[0].value for s in sums)
+    if gap == 0:
+        return sums
+    out = []
+    for s in sums:
+        want = s.candidates[0].value + gap
+        if not any(c.value == want for c in s.candidates[1:]):
+            out.append(s)
+            continue
+        weighted = [(c.value, c.prob * (BALANCE if c.value == want else 1.0))
+                    for c in s.candidates]
+        total = sum(p for _, p in weighted)
+        weighted.sort(key=lambda vp: -vp[1])
+        out.append(CageSumReading(cell=s.cell, candidates=[
+            SumCandidate(value=v, prob=round(p / total, 6)) for v, p in weighted]))
+    return out
+
+
+def killer_cells(gray: np.ndarray, lattice: np.ndarray, read: KillerRead) -> np.ndarray:
+    """(n, n, 10) digit probabilities with cage outlines and sums painted out first."""
+    straight = straighten(gray, lattice).astype(np.float32)
+    p = PATCH
+    # On white paper: highlighted cells, cage colours and shadow edges are not ink.
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p // 4 | 1, p // 4 | 1))
+    paper = cv2.GaussianBlur(cv2.morphologyEx(straight, cv2.MORPH_CLOSE, kernel), (0, 0), 1.0)
+    straight = straight * (255.0 / np.maximum(paper, 1.0))
+    # Cage lines run within a quarter cell of the edges; given digits sit in the middle.
+    band = int(round(0.25 * p))
+    sum_cells = {tuple(s.cell) for s in read.sums} | set(read.heads)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            cell = straight[r * p:(r + 1) * p, c * p:(c + 1) * p]
+            ring = np.ones((p, p), bool)
+            ring[band:p - band, band:p - band] = False
+            if (r, c) in sum_cells:  # the number in the corner reaches further in
+                ring[:int(0.55 * p), :int(0.7 * p)] = True
+            cell[ring] = 255.0
+    x = cell_features(np.clip(straight, 0, 255).astype(np.uint8), SIZE)
+    return load_model().predict_proba(x).reshape(SIZE, SIZE, -1)
+
+
+def reading_fields(read: KillerRead) -> dict:
+    """The killer parts of a Reading."""
+    return dict(walls_right=np.round(read.walls_right, 4).tolist(),
+                walls_down=np.round(read.walls_down, 4).tolist(), cage_sums=read.sums)

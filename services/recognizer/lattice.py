@@ -1,0 +1,155 @@
+"""Locate every grid line intersection, so bent pages map cell by cell.
+
+One homography from the four corners puts cells of a bent page several pixels off. Here
+the picture is first straightened with that homography; then each grid line is traced as
+a smooth curve (outer lines first, inner lines searched near the blend of the outer
+ones), and the (n+1) x (n+1) crossings are mapped back. A line whose ink cannot be
+followed keeps its straight, homography position.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CELL = 32  # pixels per cell in the straightened picture
+STEP = 4  # sample a line every STEP pixels along it
+
+
+def _line_masks(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ink that runs long horizontally / vertically: grid lines, not digits."""
+    length, gap = int(CELL * 0.75), CELL // 5
+    # Close small gaps first: thin lines in blurry photos binarize as dashes.
+    horizontal = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
+    horizontal = cv2.morphologyEx(horizontal, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    vertical = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((gap, 1), np.uint8))
+    vertical = cv2.morphologyEx(vertical, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    # Smear along the line so a sample sees the line's ink nearby, not only at one column.
+    horizontal = cv2.blur(horizontal.astype(np.float32) / 255, (STEP * 2 + 1, 3))
+    vertical = cv2.blur(vertical.astype(np.float32) / 255, (3, STEP * 2 + 1))
+    return horizontal, vertical
+
+
+def _peak_near(profile: np.ndarray, centre: float) -> float | None:
+    """Middle of the ink run nearest `centre` in a profile across a line, if any is strong."""
+    strong = profile >= 0.3
+    if not strong.any():
+        return None
+    # Runs of strong samples; take the one whose middle is nearest the expected place.
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], strong.astype(int), [0]])))
+    middles = (edges[0::2] + edges[1::2] - 1) / 2
+    return float(middles[np.abs(middles - centre).argmin()])
+
+
+def _trace(mask: np.ndarray, predicted: np.ndarray, along: np.ndarray,
+           window: float, track: bool) -> np.ndarray | None:
+    """Positions across one line at each `along` sample, or None when the ink is too sparse.
+
+    `mask` is indexed [across, along]; `predicted` gives the expected position per sample.
+    With `track`, the line is followed from each end, where the outline's corners pin it,
+    towards the middle, each step looking near where the previous one found it: a bent
+    outer line strays far from its straight prediction. Inner lines are predicted well by
+    the traced outer ones, so they are searched near the prediction only, where a digit's
+    stem cannot lead the search away.
+    """
+    span = mask.shape[0]
+    count = len(along)
+    found = np.full(count, np.nan)
+    half = count // 2
+    for order in (range(0, half + 1), range(count - 1, half, -1)):
+        offset = 0.0
+        for i in order:
+            centre = predicted[i] + offset
+            lo, hi = int(max(0, centre - window)), int(min(span - 1, centre + window))
+            if hi <= lo:
+                continue
+            hit = _peak_near(mask[lo:hi + 1, int(along[i])], centre - lo)
+            if hit is not None:
+                found[i] = lo + hit
+                offset = found[i] - predicted[i] if track else 0.0
+    ok = ~np.isnan(found)
+    if ok.sum() < 0.35 * count:
+        return None
+    x, y = along[ok].astype(float), found[ok]
+    keep = np.ones(len(x), bool)
+    for _ in range(3):  # a gentle curve, dropping samples that stray from it
+        coef = np.polyfit(x[keep], y[keep], 2 if keep.sum() > 8 else 1)
+        resid = np.abs(np.polyval(coef, x) - y)
+        new_keep = resid < max(1.5, 3 * np.median(resid[keep]))
+        if new_keep.sum() < 0.3 * count or (new_keep == keep).all():
+            break
+        keep = new_keep
+    return np.polyval(coef, along.astype(float))
+
+
+def refine_lattice(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
+    """(size+1, size+1, 2) intersections (x, y) in `binary`'s pixels."""
+    return trace_lattice(binary, corners, size)[0]
+
+
+def trace_lattice(binary: np.ndarray, corners: np.ndarray,
+                  size: int = 9) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Intersections, and which horizontal / vertical lines were traced along their ink."""
+    margin = CELL
+    side = size * CELL
+    target = np.array([[margin, margin], [margin + side, margin],
+                       [margin + side, margin + side], [margin, margin + side]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    dim = side + 2 * margin
+    straight = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_LINEAR)
+    horizontal, vertical = _line_masks(straight)
+    along = np.arange(margin, margin + side + 1, STEP)
+    ideal = margin + CELL * np.arange(size + 1, dtype=float)
+    rows, rows_traced = _curves(horizontal, along, ideal)  # rows[k]: y of line k along x
+    cols, cols_traced = _curves(vertical.T, along, ideal)  # cols[k]: x of line k along y
+
+    # Crossings: row k's y at x, column j's x at y -- iterate to the fixed point.
+    lattice = np.zeros((size + 1, size + 1, 2))
+    for r in range(size + 1):
+        for c in range(size + 1):
+            x, y = ideal[c], ideal[r]
+            for _ in range(4):
+                x = np.interp(y, along, cols[c])
+                y = np.interp(x, along, rows[r])
+            lattice[r, c] = (x, y)
+    back = np.linalg.inv(matrix)
+    lattice = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2), back).reshape(lattice.shape)
+    return lattice, rows_traced, cols_traced
+
+
+def _curves(mask: np.ndarray, along: np.ndarray,
+            ideal: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Trace the outer two lines, then the inner ones near the blend of the outer two."""
+    n = len(ideal) - 1
+    cell = ideal[1] - ideal[0]
+    traced = np.zeros(n + 1, bool)
+    first = _trace(mask, np.full(len(along), ideal[0]), along, cell * 0.25, track=True)
+    last = _trace(mask, np.full(len(along), ideal[n]), along, cell * 0.25, track=True)
+    traced[0], traced[n] = first is not None, last is not None
+    first = np.full(len(along), ideal[0]) if first is None else first
+    last = np.full(len(along), ideal[n]) if last is None else last
+    curves = [first]
+    for k in range(1, n):
+        blend = first + (last - first) * k / n
+        line = _trace(mask, blend, along, cell * 0.25, track=False)
+        traced[k] = line is not None
+        curves.append(blend if line is None else line)
+    curves.append(last)
+    return curves, traced
+
+
+def lattice_fit(binary: np.ndarray, lattice: np.ndarray) -> float:
+    """Share of the lattice's lines that lie on ink: near 1 when every line is on the grid.
+
+    Each cell is mapped from its own corners, so a lattice a row off, or skewed onto the
+    wrong lines somewhere, shows up as lines over blank paper.
+    """
+    from services.recognizer.cells import PATCH, straighten  # cells imports nothing of ours
+
+    n = lattice.shape[0] - 1
+    ink = straighten(binary, lattice) > 127
+    ink = np.pad(ink, 3)
+    # A line may sit a pixel or two off the cell edge: take the best of nearby rows.
+    rows = [max(ink[k * PATCH + d + 1, 3:-3].mean() for d in range(0, 5)) for k in range(n + 1)]
+    cols = [max(ink[3:-3, k * PATCH + d + 1].mean() for d in range(0, 5)) for k in range(n + 1)]
+    return float(np.mean(rows + cols))

@@ -1,0 +1,123 @@
+"""recognize(): picture bytes in, a Reading with a probability for every cell out."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from services.contracts import Reading
+from services.recognizer.cells import cell_features, straighten
+from services.recognizer.classifier import load_model
+from services.recognizer.decode import decode
+from services.recognizer.errors import RecognitionError
+from services.recognizer.grid import NO_GRID, binarize, rank_grids
+from services.recognizer.killer import killer_cells, read_killer, reading_fields
+from services.recognizer.kind import decide, killer_probability
+from services.recognizer.lattice import lattice_fit, trace_lattice
+
+SIZE = 9
+
+
+def _points(array: np.ndarray) -> list:
+    return [(round(float(x), 2), round(float(y), 2)) for x, y in array]
+
+
+PAD = 8  # paper-coloured frame, so a grid drawn to the picture's edge still has a closed outline
+
+
+GOOD_FIT = 0.85  # a lattice this well on the lines is taken without trying other outlines
+
+
+def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(grid corners, (SIZE+1)^2 line intersections) in `gray`'s pixels.
+
+    Outlines are tried best-scoring first, as the picture is and then inside a
+    paper-coloured frame (a grid drawn to the picture's edge has no closed outline
+    otherwise). An outline counts only when its four sides are traced along ink; among
+    those, the lattice lying best on the picture's lines wins.
+    """
+    seen_any = False
+    best, best_fit = None, -1.0
+    for pad in (0, PAD):
+        framed = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                    value=int(np.median(gray))) if pad else gray
+        binary = binarize(framed)
+        for corners in rank_grids(framed, binary)[:3]:
+            seen_any = True
+            lattice, rows, cols = trace_lattice(binary, corners, SIZE)
+            if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
+                continue
+            fit = lattice_fit(binary, lattice)
+            if fit > best_fit:
+                best, best_fit = (corners - pad, lattice - pad), fit
+            if fit >= GOOD_FIT:
+                return best
+    if best is not None:
+        return best
+    if seen_any:
+        raise RecognitionError("the grid's outline is not all in the picture: photograph the "
+                               "whole puzzle with a little margin around it")
+    raise RecognitionError(NO_GRID)
+
+
+def read_lattice(gray: np.ndarray) -> np.ndarray:
+    """The (SIZE+1)^2 grid line intersections in `gray`'s pixels."""
+    return locate(gray)[1]
+
+
+def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """(SIZE, SIZE, 10) probabilities of blank, 1..9 for each cell."""
+    x = cell_features(straighten(gray, lattice), SIZE)
+    return load_model().predict_proba(x).reshape(SIZE, SIZE, -1)
+
+
+def recognize(image: bytes, kind: str = "auto") -> Reading:
+    """Read a classic or killer 9x9 sudoku from a photo or screenshot (JPEG, PNG, ...).
+
+    kind="auto" tells the two apart (see kind.py for what a wrong explicit kind does).
+    """
+    if kind == "nonogram":
+        raise RecognitionError("nonogram reading is not supported yet: choose 'sudoku', "
+                               "'killer' or 'auto'")
+    if kind not in ("auto", "sudoku", "killer"):
+        raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku' or "
+                               "'killer'")
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[stage] = round(now - clock, 4)
+        clock = now
+
+    gray, scale, (width, height) = decode(image)
+    lap("decode")
+    corners, lattice = locate(gray)
+    lap("grid")
+    killer = read_killer(gray, corners)
+    read_as, confidence = decide(kind, killer_probability(
+        killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads))
+    lap("killer")
+    if read_as == "killer":
+        lattice = killer.lattice  # traced among the cage outlines
+        probs = killer_cells(gray, lattice, killer)
+    else:
+        probs = cell_probabilities(gray, lattice)
+    lap("cells")
+
+    # Geometry back in the uploaded image's pixels, kept inside it.
+    lattice = lattice * scale
+    lattice[..., 0] = np.clip(lattice[..., 0], 0, width - 1)
+    lattice[..., 1] = np.clip(lattice[..., 1], 0, height - 1)
+    quads = [[_points(np.array([lattice[r, c], lattice[r, c + 1], lattice[r + 1, c + 1],
+                                lattice[r + 1, c]])) for c in range(SIZE)] for r in range(SIZE)]
+    corners_out = _points(np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1],
+                                    lattice[-1, 0]]))
+    probs = probs / probs.sum(axis=-1, keepdims=True)
+    extra = reading_fields(killer) if read_as == "killer" else {}
+    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
+                   cells=probs.tolist(), image_size=(width, height), corners=corners_out,
+                   cell_quads=quads, timings=timings, **extra)

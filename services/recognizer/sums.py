@@ -1,0 +1,323 @@
+"""Cage sums: find the small number in a cell's top-left corner and read its digits.
+
+The corner of the straightened cell (SUM_CELL pixels a side) is cut into ink blobs. Blobs
+that are digit-shaped (taller than wide, a sensible height), near the top and next to each
+other on one text line form the sum; dash pieces of the cage outline are left out because
+they are too short, too flat, or continue along the cell's side. Sums in one grid share
+one text height, so blobs far from the grid's typical height are dropped too. Each digit
+is read by a small classifier over 0..9 (scripts/train_sums.py) and a sum's candidates
+are the products of its digits' probabilities.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import joblib
+import numpy as np
+
+from services.contracts import CageSumReading, SumCandidate
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+SUM_CELL = 80  # pixels per cell when reading sums
+CORNER = (0.62, 0.52)  # width, height of the corner looked at, as shares of the cell
+EDGE = 0.06  # ink this close to the cell's edge is the grid line
+MAX_CANDIDATES = 12
+CLEAR_PAIR = 1.1  # a blob this much wider than tall is two digits
+MAYBE_PAIR = 0.8  # from here to CLEAR_PAIR it may be one wide digit or two
+MISSED_DIGIT = 0.02  # prior that a sum's second digit went unseen
+MODEL_PATH = Path(__file__).parent / "models" / "killer.joblib"
+GLYPH = 28  # side of the normalised glyph image
+GLYPH_BOX = 20  # the glyph's longer side is scaled to this
+
+
+@dataclass
+class Glyph:
+    x: int
+    y: int
+    w: int
+    h: int
+    image: np.ndarray  # the blob's ink, cut to its box
+
+
+@dataclass
+class KillerModel:
+    """The shipped killer models: edge walls and sum digits, with their training facts."""
+
+    walls: object  # classifier over edge_features rows -> P(wall)
+    digits: object  # (scaler, network) over glyph features -> P(0..9)
+    info: dict
+    temperature: float = 1.0  # softens the network's overconfident probabilities
+
+    def digit_proba(self, x: np.ndarray) -> np.ndarray:
+        scaler, network = self.digits
+        p = network.predict_proba(scaler.transform(x))
+        z = np.log(np.maximum(p, 1e-12)) / self.temperature
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        return p / p.sum(axis=1, keepdims=True)
+
+
+@cache
+def load_killer_model(path: Path = MODEL_PATH) -> KillerModel:
+    return joblib.load(path)
+
+
+def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
+    """Digit-shaped blobs on the top line of a cell's corner, left to right."""
+    p = ink_cell.shape[0]
+    w_lim, h_lim = int(CORNER[0] * p), int(CORNER[1] * p)
+    edge = int(round(EDGE * p))
+    region = ink_cell[:h_lim, :w_lim].copy()
+    region[:edge, :] = 0
+    region[:, :edge] = 0
+    # Hysteresis: faint stroke pixels count when joined to clearly dark ones, so a thin
+    # stem in a blurred photo does not break a digit in two.
+    strokes = (region >= 0.25).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    peak = np.zeros(count, np.float32)
+    np.maximum.at(peak, labels.ravel(), region.ravel())
+    blobs = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if peak[i] < 0.35:
+            continue
+        if not (0.09 * p <= h <= 0.42 * p and w <= 0.5 * p and h >= 1.05 * min(w, h * 0.6)):
+            continue
+        if area < 0.12 * h * max(2, w) or y > 0.3 * p:
+            continue
+        # A thin blob over ink running on down the cell's side may be a piece of the cage
+        # outline -- or a '1' standing on it: decided below, against the text height.
+        line = w <= 0.09 * p and _continues_down(ink_cell, x, w, y + h)
+        if w > CLEAR_PAIR * h:  # two digits that touch (bold faces): cut between them
+            cut = _cut_column(labels[y:y + h, x:x + w] == i)
+            mask = labels[y:y + h, x:x + w] == i
+            labels[y:y + h, x + cut:x + w][mask[:, cut:]] = count + i  # right part's label
+            blobs.append((x, y, cut, h, i, False))
+            blobs.append((x + cut, y, w - cut, h, count + i, False))
+            continue
+        blobs.append((x, y, w, h, i, line))
+    if not blobs:
+        return []
+    # The sum is the top line of the corner; its tallest blob is a digit (dots and dashes
+    # are shorter, or lower down the cell's side); then its neighbours on that line.
+    tall = max(b[3] for b in blobs)
+    top = min(b[1] for b in blobs if b[3] >= 0.6 * tall)
+    blobs = [b for b in blobs if b[1] <= top + 0.5 * tall]
+    blobs.sort(key=lambda b: (b[5], -b[3], b[1], b[0]))
+    ax, ay, aw, ah, _, _ = blobs[0]
+    line = [b for b in blobs if _overlap(b[1], b[3], ay, ah) >= 0.5 * min(b[3], ah)
+            and 0.7 * ah <= b[3] <= 1.4 * ah and (not b[5] or b[3] >= 0.85 * ah)]
+    line.sort(key=lambda b: b[0])
+    # Chain the neighbours: a gap wider than the text height ends the number.
+    anchor = line.index(next(b for b in line if b[4] == blobs[0][4]))
+    start = end = anchor
+    while start > 0 and line[start][0] - (line[start - 1][0] + line[start - 1][2]) < 0.6 * ah:
+        start -= 1
+    while end + 1 < len(line) and line[end + 1][0] - (line[end][0] + line[end][2]) < 0.6 * ah:
+        end += 1
+    chosen = line[start:end + 1][:2]
+    return [_trimmed(region * (labels == i), x, y, w, h) for x, y, w, h, i, _ in chosen]
+
+
+def _cut_column(mask: np.ndarray) -> int:
+    """Where to cut a blob of two touching digits: a thin column near the middle."""
+    w = mask.shape[1]
+    cols = mask.sum(axis=0).astype(float)
+    lo, hi = int(0.3 * w), int(0.7 * w) + 1
+    span = np.arange(lo, hi)
+    # Digits of a number are about equally wide: the cut stays near the middle.
+    cost = cols[lo:hi] + cols.max() * ((span - w / 2) / (w / 2)) ** 2
+    return lo + int(cost.argmin())
+
+
+def split_glyph(glyph: Glyph) -> list[Glyph]:
+    """The two digits a wide glyph may be."""
+    cut = _cut_column(glyph.image > 0)
+    h = glyph.h
+    left = _trimmed(glyph.image[:, :cut], 0, 0, cut, h)
+    right = _trimmed(glyph.image[:, cut:], 0, 0, glyph.w - cut, h)
+    return [Glyph(glyph.x + left.x, glyph.y + left.y, left.w, left.h, left.image),
+            Glyph(glyph.x + cut + right.x, glyph.y + right.y, right.w, right.h, right.image)]
+
+
+def _trimmed(ink: np.ndarray, x: int, y: int, w: int, h: int) -> Glyph:
+    """The glyph cut to the rows and columns its ink really covers."""
+    cut = ink[y:y + h, x:x + w]
+    rows, cols = np.flatnonzero(cut.max(axis=1) > 0), np.flatnonzero(cut.max(axis=0) > 0)
+    if rows.size == 0 or cols.size == 0:
+        return Glyph(x, y, w, h, cut)
+    cut = cut[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    return Glyph(x + int(cols[0]), y + int(rows[0]), cut.shape[1], cut.shape[0], cut)
+
+
+def _overlap(y0: int, h0: int, y1: int, h1: int) -> int:
+    return max(0, min(y0 + h0, y1 + h1) - max(y0, y1))
+
+
+def _continues_down(ink_cell: np.ndarray, x: int, w: int, bottom: int) -> bool:
+    p = ink_cell.shape[0]
+    below = ink_cell[bottom + 1:int(0.85 * p), max(0, x - 1):x + w + 1]
+    if below.shape[0] < 0.2 * p:
+        return False
+    return float((below.max(axis=1) >= 0.35).mean()) > 0.3
+
+
+@cache
+def _hog() -> cv2.HOGDescriptor:
+    return cv2.HOGDescriptor((GLYPH, GLYPH), (14, 14), (7, 7), (7, 7), 9)
+
+
+def glyph_features(glyph: Glyph, text_height: float) -> np.ndarray:
+    """HOG, half-resolution pixels and shape of one glyph, centred and scaled."""
+    blob = glyph.image.astype(np.float32)
+    h, w = blob.shape
+    scale = GLYPH_BOX / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    small = cv2.resize(blob, (nw, nh), interpolation=cv2.INTER_AREA)
+    digit = np.zeros((GLYPH, GLYPH), np.float32)
+    top, left = (GLYPH - nh) // 2, (GLYPH - nw) // 2
+    digit[top:top + nh, left:left + nw] = small
+    hog = _hog().compute((digit * 255).astype(np.uint8)).ravel()
+    pixels = cv2.resize(digit, (GLYPH // 2, GLYPH // 2), interpolation=cv2.INTER_AREA).ravel()
+    shape = np.array([h / text_height, w / h, float(blob.mean())], np.float32) * 4
+    return np.concatenate([hog, pixels, shape]).astype(np.float32)
+
+
+def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
+              ) -> dict[tuple[int, int], list[Glyph]]:
+    """{cell: its sum's glyphs} for the cells in `heads` and `maybe` whose corner holds one.
+
+    `heads` are the cells the walls make the first of their cage; `maybe` are cells that
+    would be so if a doubtful wall were read the other way. The heads' text height is the
+    grid's: blobs far from it are dashes or specks, not numbers.
+    """
+    p = ink.shape[0] // n
+    found = {}
+    for r, c in list(heads) + list(maybe):
+        glyphs = corner_glyphs(ink[r * p:(r + 1) * p, c * p:(c + 1) * p])
+        if glyphs:
+            found[(r, c)] = glyphs
+    sure = [found[cell][0].h for cell in heads if cell in found]
+    if not sure:
+        return {}
+    typical = float(np.median(sure))
+    # Digits on a line share their top and height: ink hanging below that is a piece of
+    # the cage outline that touches the number.
+    found = {cell: [_cut_to(g, typical) for g in gs] for cell, gs in found.items()}
+    return {cell: gs for cell, gs in found.items() if 0.75 * typical <= gs[0].h <= 1.3 * typical}
+
+
+def _cut_to(glyph: Glyph, height: float) -> Glyph:
+    if glyph.h <= 1.15 * height:
+        return glyph
+    keep = int(round(1.05 * height))
+    g = _trimmed(glyph.image[:keep], 0, 0, glyph.w, keep)
+    return Glyph(glyph.x + g.x, glyph.y + g.y, g.w, g.h, g.image)
+
+
+def sum_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
+    """Most probable values of a 1- or 2-digit sum from its digits' probabilities."""
+    if len(digit_probs) == 1:
+        values = [(d, float(digit_probs[0][d])) for d in range(1, 10)]
+        # A second digit lost in the picture: the read digit then leads a 2-digit sum.
+        values += [(10 * a + b, float(digit_probs[0][a]) * MISSED_DIGIT / 20)
+                   for a in range(1, 5) for b in range(10) if 10 * a + b <= 45]
+        values += [(10 * a + b, float(digit_probs[0][b]) * MISSED_DIGIT / 8)
+                   for a in range(1, 5) for b in range(10) if 10 * a + b <= 45]
+    else:
+        first, second = digit_probs[0], digit_probs[1]
+        values = [(10 * a + b, float(first[a] * second[b])) for a in range(1, 5)
+                  for b in range(10) if 10 * a + b <= 45]
+        # A 2-glyph reading could still be a single digit beside a speck: keep it possible.
+        values += [(d, float(first[d]) * MISSED_DIGIT / 10) for d in range(1, 10)]
+    values.sort(key=lambda v: -v[1])
+    total = sum(p for _, p in values) or 1.0
+    kept = [SumCandidate(value=v, prob=round(p / total, 6)) for v, p in values[:MAX_CANDIDATES]
+            if p / total >= 1e-4]
+    return kept or [SumCandidate(value=values[0][0], prob=1.0)]
+
+
+def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel
+                 ) -> list[SumCandidate]:
+    """Candidates for one sum; a single wide glyph is also read as two touching digits,
+    each reading weighted by how sure the classifier is of its digits."""
+    readings = [glyphs]
+    if len(glyphs) == 2 and glyphs[1].x - (glyphs[0].x + glyphs[0].w) <= 1:
+        # Perhaps cut from one blob, perhaps not where the digits meet: the classifier's
+        # best cut competes with the first.
+        readings.append(_best_split(_joined(glyphs), typical, model))
+    elif len(glyphs) == 1 and glyphs[0].w > MAYBE_PAIR * glyphs[0].h:
+        readings.append(_best_split(glyphs[0], typical, model))
+    merged: dict[int, float] = {}
+    scored = []
+    for gs in readings:
+        probs = model.digit_proba(np.stack([glyph_features(g, typical) for g in gs]))
+        scored.append((float(np.prod(probs.max(axis=1))), sum_candidates(list(probs))))
+    total = sum(score for score, _ in scored) or 1.0
+    for score, candidates in scored:
+        for c in candidates:
+            merged[c.value] = merged.get(c.value, 0.0) + c.prob * score / total
+    ranked = sorted(merged.items(), key=lambda vp: -vp[1])[:MAX_CANDIDATES]
+    norm = sum(p for _, p in ranked) or 1.0
+    return [SumCandidate(value=v, prob=round(p / norm, 6)) for v, p in ranked]
+
+
+def _joined(glyphs: list[Glyph]) -> Glyph:
+    a, b = glyphs
+    x, y = a.x, min(a.y, b.y)
+    w, h = b.x + b.w - x, max(a.y + a.h, b.y + b.h) - y
+    image = np.zeros((h, w), np.float32)
+    for g in glyphs:
+        part = image[g.y - y:g.y - y + g.h, g.x - x:g.x - x + g.w]
+        np.maximum(part, g.image, out=part)
+    return Glyph(x, y, w, h, image)
+
+
+def _best_split(glyph: Glyph, typical: float, model: KillerModel) -> list[Glyph]:
+    """The cut of a two-digit blob whose halves the classifier reads most surely."""
+    options = []
+    for cut in range(max(2, int(0.3 * glyph.w)), min(glyph.w - 2, int(0.7 * glyph.w) + 1)):
+        parts = [_trimmed(glyph.image[:, :cut], 0, 0, cut, glyph.h),
+                 _trimmed(glyph.image[:, cut:], 0, 0, glyph.w - cut, glyph.h)]
+        if min(p.w for p in parts) < 1:
+            continue
+        options.append([Glyph(glyph.x + parts[0].x, glyph.y + parts[0].y, parts[0].w,
+                              parts[0].h, parts[0].image),
+                        Glyph(glyph.x + cut + parts[1].x, glyph.y + parts[1].y, parts[1].w,
+                              parts[1].h, parts[1].image)])
+    if not options:
+        return split_glyph(glyph)
+    rows = [glyph_features(g, typical) for pair in options for g in pair]
+    probs = model.digit_proba(np.stack(rows)).max(axis=1).reshape(-1, 2)
+    return options[int(probs.prod(axis=1).argmax())]
+
+
+def read_sums(ink: np.ndarray, heads, maybe=(), n: int = 9,
+              model: KillerModel | None = None, sure_heads=None) -> list[CageSumReading]:
+    """Cage sums in the straightened ink map (SUM_CELL pixels a cell).
+
+    A head of `sure_heads` (default: all heads) whose number cannot be found still gets a
+    reading: every sum 1..45, equally unlikely, so the solver can work it out from the rest
+    of the puzzle. A head that only a doubtful wall makes gets none: more likely the wall
+    is not there.
+    """
+    found = find_sums(ink, heads, maybe, n)
+    out = []
+    if found:
+        model = model or load_killer_model()
+        typical = float(np.median([g[0].h for g in found.values()]))
+        for cell in sorted(found):
+            out.append(CageSumReading(cell=cell, candidates=_read_number(
+                found[cell], typical, model)))
+    for cell in heads if sure_heads is None else sure_heads:
+        if tuple(cell) not in found:
+            out.append(CageSumReading(cell=tuple(cell), candidates=[
+                SumCandidate(value=v, prob=round(1 / 45, 6)) for v in range(1, 46)]))
+    return sorted(out, key=lambda s: s.cell)

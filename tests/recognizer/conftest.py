@@ -1,0 +1,43 @@
+"""Pictures with known answers, made by the project's own generators."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from gridsight.synth.grids import random_solution
+from gridsight.synth.photo import photograph
+from gridsight.synth.render import render_sudoku
+
+
+def givens_for(seed: int, fill: float = 0.4) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [[v if rng.random() < fill else 0 for v in row] for row in random_solution(9, None, rng)]
+
+
+def to_bytes(image: Image.Image, fmt: str = "PNG", **options) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, fmt, **options)
+    return buffer.getvalue()
+
+
+def read_digits(reading) -> np.ndarray:
+    return np.asarray(reading.cells).argmax(axis=-1)
+
+
+@pytest.fixture(scope="session")
+def synthetic_photo():
+    """Make (jpeg bytes, givens, truth) for a seed, with photograph() options."""
+
+    def make(seed: int, style: str = "screenshot", **options):
+        givens = givens_for(seed)
+        image = render_sudoku(givens, style=style, seed=seed, cell_px=44, jitter=0.04)
+        options.setdefault("fill", (0.6, 0.95))  # the grid fills much of the frame, as people shoot
+        photo, truth = photograph(image, rng=np.random.default_rng(seed), **options)
+        return to_bytes(photo, "JPEG", quality=90), np.asarray(givens), truth
+
+    return make

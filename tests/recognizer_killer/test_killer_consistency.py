@@ -1,0 +1,91 @@
+"""Readings that break the cage rules lose confidence before the solver sees them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from services.contracts import CageSumReading, SumCandidate
+from services.recognizer import RecognitionError
+from services.recognizer.killer import consistent_walls, plausible_sums, regions
+from services.recognizer.kind import decide, killer_probability
+from services.recognizer.sums import sum_candidates
+
+
+def _two_by_one_cages():
+    """Walls making horizontal dominoes: cells (r, 2k) and (r, 2k+1), column 8 alone."""
+    right = np.full((9, 8), 0.02)
+    right[:, 1::2] = 0.98
+    down = np.full((8, 9), 0.97)
+    return right, down
+
+
+def test_regions_follow_walls():
+    right, down = _two_by_one_cages()
+    cages = regions(right, down)
+    assert len(cages) == 9 * 5
+    assert [(0, 0), (0, 1)] in cages and [(0, 8)] in cages
+
+
+def test_region_without_sum_makes_its_walls_doubtful():
+    right, down = _two_by_one_cages()
+    heads = {min(c) for c in regions(right, down)} - {(4, 2)}  # cage (4,2)-(4,3): no sum
+    new_right, new_down = consistent_walls(right, down, heads)
+    assert 0.5 < new_right[4, 1] < right[4, 1]  # its left wall
+    assert 0.5 < new_down[3, 2] < down[3, 2]  # the wall above it
+    assert new_right[0, 1] == right[0, 1]  # elsewhere unchanged
+
+
+def test_region_with_two_sums_makes_its_inside_doubtful():
+    right, down = _two_by_one_cages()
+    heads = {min(c) for c in regions(right, down)} | {(4, 3)}
+    new_right, _ = consistent_walls(right, down, heads)
+    assert right[4, 2] < new_right[4, 2] < 0.5
+
+
+def test_unreachable_sums_lose_probability():
+    reading = CageSumReading(cell=(0, 0), candidates=[SumCandidate(value=19, prob=0.6),
+                                                      SumCandidate(value=13, prob=0.4)])
+    # A 2-cell cage holds at most 9 + 8 = 17.
+    fixed = plausible_sums([reading], [[(0, 0), (0, 1)]])[0]
+    assert fixed.candidates[0].value == 13 and fixed.candidates[0].prob > 0.9
+
+
+def test_sum_candidates_combine_digit_probabilities():
+    one = np.eye(10)[1] * 0.8 + np.eye(10)[7] * 0.2
+    seven = np.eye(10)[7]
+    candidates = sum_candidates([one, seven])
+    assert candidates[0].value == 17
+    assert all(c.value <= 45 for c in candidates)
+    assert abs(sum(c.prob for c in candidates) - 1) < 0.02
+
+
+def test_kind_probability_and_decisions():
+    walls = np.full((9, 8), 0.6), np.full((8, 9), 0.6)
+    assert killer_probability(*walls, heads=30, heads_with_numbers=30) > 0.99
+    none = np.full((9, 8), 0.01), np.full((8, 9), 0.01)
+    assert killer_probability(*none, heads=1, heads_with_numbers=0) < 0.01
+    assert decide("auto", 0.97) == ("killer", 0.97)
+    assert decide("sudoku", 0.5)[0] == "sudoku"
+    assert decide("sudoku", 0.95)[0] == "killer"
+    with pytest.raises(RecognitionError, match="classic sudoku"):
+        decide("killer", 0.1)
+
+
+def test_sums_that_miss_405_favour_the_alternative_that_fixes_it():
+    from services.recognizer.killer import balanced_sums
+
+    def reading(cell, *pairs):
+        return CageSumReading(cell=cell, candidates=[SumCandidate(value=v, prob=p)
+                                                     for v, p in pairs])
+
+    # 43 cages of 9 and one of 18 make 405; the 18 read as 24 (runner-up 18) makes 411.
+    sums = [reading((k // 9, k % 9), (9, 0.99), (4, 0.01)) for k in range(43)]
+    sums.append(reading((8, 0), (24, 0.6), (18, 0.4)))
+    fixed = balanced_sums(sums)
+    assert fixed[-1].candidates[0].value == 18
+    assert abs(fixed[-1].candidates[0].prob - 1.2 / 1.8) < 1e-3
+    assert fixed[:43] == sums[:43]  # no alternative of theirs closes the gap
+    # Totals that are right are left alone.
+    sums[-1] = reading((8, 0), (18, 0.6), (24, 0.4))
+    assert balanced_sums(sums) == sums

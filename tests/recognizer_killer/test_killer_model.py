@@ -1,0 +1,29 @@
+"""The shipped killer models load and meet their floors on fresh, unseen grids."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from services.recognizer.cages import mirrored
+from services.recognizer.killer_training import make_data
+from services.recognizer.sums import MODEL_PATH, load_killer_model
+
+WALL_ACCURACY_FLOOR = 0.995
+DIGIT_ACCURACY_FLOOR = 0.97
+
+
+def test_model_is_small_and_loads():
+    assert MODEL_PATH.stat().st_size < 5_000_000
+    model = load_killer_model()
+    assert model.temperature > 0 and model.info["grids"] >= 100
+
+
+def test_fresh_grids_meet_the_floors():
+    # Seeds far from the training script's; every style, print ones photographed.
+    ex, ey, gx, gy = make_data(range(990_000, 990_016))
+    model = load_killer_model()
+    p = 0.5 * (model.walls.predict_proba(ex)[:, 1] + model.walls.predict_proba(mirrored(ex))[:, 1])
+    assert ((p >= 0.5) == ey).mean() >= WALL_ACCURACY_FLOOR
+    digits = model.digit_proba(gx)
+    assert np.allclose(digits.sum(axis=1), 1.0)
+    assert (digits.argmax(axis=1) == gy).mean() >= DIGIT_ACCURACY_FLOOR
