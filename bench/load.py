@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import json
 import os
 import random
 import signal
@@ -124,6 +125,7 @@ def main() -> None:
     parser.add_argument("--pictures", type=int, default=20)
     parser.add_argument("--kill-worker", action="store_true")
     parser.add_argument("--url", help="an already running gateway (no worker kill then)")
+    parser.add_argument("--summary", help="also write the figures as JSON to this file")
     args = parser.parse_args()
 
     samples = pictures(args.pictures)
@@ -171,6 +173,12 @@ def main() -> None:
     for name, values in series.items():
         print(f"{name:24} " + " ".join(f"{percentile(values, q) * 1000:8.0f}"
                                        for q in (0.5, 0.95, 0.99)))
+    if args.summary:
+        Path(args.summary).write_text(json.dumps({
+            "jobs": len(results), "throughput": rate, "baseline": base_rate,
+            "lost": sum(r["lost"] for r in results),
+            "wrong": sum(not r["ok"] for r in results), "killed": kill is not None,
+            "p95_seconds": percentile(series["whole job (post to final)"], 0.95)}))
 
 
 if __name__ == "__main__":
