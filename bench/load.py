@@ -123,6 +123,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=200)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--pictures", type=int, default=20)
+    parser.add_argument("--readers", type=int, default=os.cpu_count() or 1,
+                        help="pool processes of the recognize worker")
     parser.add_argument("--kill-worker", action="store_true")
     parser.add_argument("--url", help="an already running gateway (no worker kill then)")
     parser.add_argument("--summary", help="also write the figures as JSON to this file")
@@ -136,7 +138,7 @@ def main() -> None:
     else:
         stack = Stack()
         stack.start_broker(prefer="redis-server")
-        stack.start_workers()
+        stack.start_workers(recognize_processes=args.readers)
         base = stack.start_gateway(port=free_port())
         deadline = time.monotonic() + 60
         while True:

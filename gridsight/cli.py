@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import time
@@ -130,7 +131,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with Stack() as stack:
         stack.start_broker()
-        stack.start_workers()
+        stack.start_workers(recognize_processes=args.readers)
         url = stack.start_gateway(args.host, args.port)
         print(f"gridsight: serving on {url} (broker: {stack.broker}, {stack.redis_url})",
               flush=True)
@@ -159,6 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run gateway, workers and a broker here")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--readers", type=int, default=os.cpu_count() or 1,
+                       help="pool processes reading pictures (default: one per core)")
     serve.set_defaults(run=cmd_serve)
     return parser
 

@@ -106,9 +106,14 @@ class Stack:
         path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         return os.environ | QUIET_THREADS | {"REDIS_URL": self.redis_url, "PYTHONPATH": path}
 
-    def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE)) -> None:
+    def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE),
+                      recognize_processes: int = 1) -> None:
+        """One worker per queue. Reading pictures is the slow stage, so its worker may run
+        several pool processes; solving takes milliseconds and one is plenty."""
         for queue in queues:
-            worker = subprocess.Popen(worker_command(queue), cwd=ROOT, env=self.environment())
+            processes = recognize_processes if queue == RECOGNIZE_QUEUE else 1
+            worker = subprocess.Popen(worker_command(queue, processes), cwd=ROOT,
+                                      env=self.environment())
             self.workers[queue] = worker
             self.processes.append(worker)
 
