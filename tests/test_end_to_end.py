@@ -7,8 +7,10 @@ import io
 import json
 import random
 
+import numpy as np
 import pytest
 
+from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_nonogram, make_sudoku
 from gridsight.synth.render import render_sudoku
 from tests.conftest import wait_for_job
@@ -40,6 +42,24 @@ def test_screenshot_is_solved_end_to_end(client, seed, style):
     cells = job["reading"]["cells"]
     assert len(cells) == 9 and all(abs(sum(p) - 1) < 1e-3 for row in cells for p in row)
     assert set(job["timings"]) >= {"recognize", "solve"}
+
+
+@pytest.mark.parametrize("seed, curvature", [(14, 0.0), (15, 0.04)])
+def test_phone_photo_is_solved_end_to_end(client, seed, curvature):
+    """A photographed page (perspective, clutter, blur, light, JPEG; bent when curved)."""
+    givens, solution = make_sudoku(random.Random(seed))
+    page = render_sudoku(givens, style="newspaper", seed=seed, cell_px=44, jitter=0.04)
+    photo, _ = photograph(page, rng=np.random.default_rng(seed), curvature=curvature,
+                          fill=(0.6, 0.9))
+    buffer = io.BytesIO()
+    photo.convert("RGB").save(buffer, "JPEG", quality=88)
+
+    response = client.post("/v1/jobs", files={"image": ("photo.jpg", buffer.getvalue(),
+                                                        "image/jpeg")})
+    job = wait_for_job(client, response.json()["id"])
+    assert job["status"] in ("solved", "needs_review"), job.get("error")
+    assert job["result"]["solution"] == solution
+    assert job["reading"]["image_size"] == list(photo.size)
 
 
 def test_typed_in_sudoku_goes_straight_to_the_solver(client):
