@@ -104,3 +104,22 @@ def test_dockerfile_copies_what_exists_and_runs_as_non_root():
     assert users and users[-1] not in ("root", "0")
     for name in ("gateway", "recognizer", "solver"):
         assert SERVICES[name]["build"] == "."
+
+
+def test_the_installed_package_carries_models_and_the_web_page(tmp_path):
+    """The image installs the project as a wheel: the wheel must hold the shipped models
+    and the page, not only the Python files."""
+    import sys
+    import zipfile
+
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                           "-q", "-w", str(tmp_path), str(ROOT)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    (wheel,) = tmp_path.glob("gridsight-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    models = {p.relative_to(ROOT).as_posix()
+              for p in (ROOT / "services/recognizer/models").glob("*.joblib")}
+    page = {p.relative_to(ROOT).as_posix() for p in (ROOT / "services/gateway/static").iterdir()}
+    assert models and models <= names
+    assert "services/gateway/static/index.html" in page and page <= names
