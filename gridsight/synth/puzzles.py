@@ -62,9 +62,15 @@ def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
     is split (or, with givens=True, that cell is given), until the answer is unique.
 
     hard=True (no givens; max_cage is ignored) keeps cages large, as in newspaper
-    "fiendish" killers: cages of 2..7 cells, and each second answer is ruled out by moving
-    one cell where it differs from the solution into a neighbouring cage, so the number of
-    cages stays the same; mean cage size is at least HARD_MEAN_CAGE cells.
+    "fiendish" killers: cages mostly of 2..7 cells (a left-over single cell may join a
+    7-cell cage), and each second answer is ruled out by moving one cell where it differs
+    from the solution into a neighbouring cage, so the number of cages stays the same; the
+    mean cage size is at least HARD_MEAN_CAGE cells. A few seconds per puzzle, up to a
+    minute for some seeds.
+
+    Uniqueness is checked with the solver's plain killer model (killer_reasoning=False):
+    its witnesses decide which cage changes, so a seed keeps giving the same puzzle when
+    the solver's extra reasoning is tuned.
     """
     if hard:
         return _make_hard_killer(rng, size)
@@ -77,7 +83,8 @@ def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
         cages = _cage_lists(owner, size)
         cage_cells = [([r * size + c for r, c in cells], sum(solution[r][c] for r, c in cells))
                       for cells in cages]
-        answer = solve_grid(geo, shown if givens else None, cage_cells, time_limit=20.0)
+        answer = solve_grid(geo, shown if givens else None, cage_cells, time_limit=20.0,
+                            killer_reasoning=False)
         if answer.verdict == "unique":
             break
         if answer.verdict != "multiple":
@@ -115,7 +122,8 @@ def _make_hard_killer(rng: random.Random, size: int) -> tuple[KillerPuzzle, Grid
                 break
             cage_cells = [([r * size + c for r, c in cells],
                            sum(solution[r][c] for r, c in cells)) for cells in cages]
-            answer = solve_grid(geo, None, cage_cells, time_limit=20.0)
+            answer = solve_grid(geo, None, cage_cells, time_limit=20.0,
+                                killer_reasoning=False)
             if answer.verdict == "unique":
                 puzzle = KillerPuzzle(size=size, cages=[
                     Cage(sum=sum(solution[r][c] for r, c in cells), cells=cells)

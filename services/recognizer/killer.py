@@ -21,6 +21,7 @@ from services.recognizer.cages import (
 )
 from services.recognizer.cells import PATCH, cell_features, straighten
 from services.recognizer.classifier import load_model
+from services.recognizer.grid import binarize, grid_score, rank_grids
 from services.recognizer.sums import SUM_CELL, load_killer_model, read_sums
 
 SIZE = 9
@@ -66,9 +67,24 @@ def regions(walls_right: np.ndarray, walls_down: np.ndarray) -> list[list[tuple[
     return sorted(groups.values())
 
 
+def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """`corners`, unless the most grid-like outline fits the grid's lines clearly better.
+
+    Cage fills and highlights can make the outline tracer settle on a frame around the
+    grid; the grid score (ink on the nine lines each way) still tells.
+    """
+    binary = binarize(gray)
+    best, best_score = corners, grid_score(binary, corners)
+    for quad in rank_grids(gray, binary)[:1]:
+        score = grid_score(binary, quad)
+        if score > best_score + 0.02:
+            best, best_score = quad, score
+    return best
+
+
 def read_killer(gray: np.ndarray, corners: np.ndarray) -> KillerRead:
     model = load_killer_model()
-    lattice = killer_lattice(gray, corners, SIZE)
+    lattice = killer_lattice(gray, grid_corners(gray, corners), SIZE)
     ink = thin_ink(straighten_at(gray, lattice, CELL), CELL)
     right, down = wall_probabilities(ink, model.walls, SIZE)
     cages = regions(right, down)

@@ -29,7 +29,14 @@ from services.recognizer.cages import (
 )
 from services.recognizer.decode import WORK_SIDE
 from services.recognizer.grid import binarize, find_grid
-from services.recognizer.sums import SUM_CELL, KillerModel, find_sums, glyph_features
+from services.recognizer.sums import (
+    MAYBE_PAIR,
+    SUM_CELL,
+    KillerModel,
+    find_sums,
+    glyph_features,
+    split_glyph,
+)
 
 
 def photo_options(rng: random.Random) -> dict:
@@ -96,6 +103,8 @@ def make_data(seeds) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         typical = float(np.median([g[0].h for g in found.values()]))
         for cell, glyphs in found.items():
             text = str(info["sums"].get(cell, ""))
+            if len(glyphs) == 1 and len(text) == 2 and glyphs[0].w > MAYBE_PAIR * glyphs[0].h:
+                glyphs = split_glyph(glyphs[0])  # touching digits, as the reader cuts them
             if len(text) != len(glyphs):
                 continue  # not a sum cell, or cut wrongly: no label to learn from
             gx += [glyph_features(g, typical) for g in glyphs]

@@ -38,7 +38,7 @@ def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: i
 def decide(requested: str, p_killer: float) -> tuple[str, float]:
     """(kind to read, confidence in it) for the kind the caller asked for."""
     if requested == "killer":
-        if p_killer < 0.5:
+        if p_killer <= 0.5:
             raise RecognitionError(
                 "this looks like a classic sudoku, not a killer sudoku: no cage outlines or "
                 "cage sums were found. Send it with kind 'sudoku' or 'auto'")
@@ -47,6 +47,6 @@ def decide(requested: str, p_killer: float) -> tuple[str, float]:
         if p_killer >= KILLER_OVERRIDE:
             return "killer", p_killer
         return "sudoku", 1.0 - p_killer
-    if p_killer >= 0.5:
+    if p_killer > 0.5:  # walls alone (evidence 1, p = 0.5) are not enough: numbers too
         return "killer", p_killer
     return "sudoku", 1.0 - p_killer

@@ -26,7 +26,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 SUM_CELL = 80  # pixels per cell when reading sums
-CORNER = (0.62, 0.52)  # width, height of the corner looked at, as shares of the cell
+CORNER = (0.8, 0.52)  # width, height of the corner looked at, as shares of the cell
 EDGE = 0.06  # ink this close to the cell's edge is the grid line
 MAX_CANDIDATES = 12
 CLEAR_PAIR = 1.1  # a blob this much wider than tall is two digits
@@ -113,14 +113,14 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
     blobs.sort(key=lambda b: (b[5], -b[3], b[1], b[0]))
     ax, ay, aw, ah, _, _ = blobs[0]
     line = [b for b in blobs if _overlap(b[1], b[3], ay, ah) >= 0.5 * min(b[3], ah)
-            and 0.7 * ah <= b[3] <= 1.4 * ah and (not b[5] or b[3] >= 0.85 * ah)]
+            and 0.55 * ah <= b[3] <= 1.4 * ah and (not b[5] or b[3] >= 0.85 * ah)]
     line.sort(key=lambda b: b[0])
     # Chain the neighbours: a gap wider than the text height ends the number.
     anchor = line.index(next(b for b in line if b[4] == blobs[0][4]))
     start = end = anchor
-    while start > 0 and line[start][0] - (line[start - 1][0] + line[start - 1][2]) < 0.6 * ah:
+    while start > 0 and line[start][0] - (line[start - 1][0] + line[start - 1][2]) < 0.8 * ah:
         start -= 1
-    while end + 1 < len(line) and line[end + 1][0] - (line[end][0] + line[end][2]) < 0.6 * ah:
+    while end + 1 < len(line) and line[end + 1][0] - (line[end][0] + line[end][2]) < 0.8 * ah:
         end += 1
     chosen = line[start:end + 1][:2]
     return [_trimmed(region * (labels == i), x, y, w, h) for x, y, w, h, i, _ in chosen]
@@ -211,7 +211,7 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     # Digits on a line share their top and height: ink hanging below that is a piece of
     # the cage outline that touches the number.
     found = {cell: [_cut_to(g, typical) for g in gs] for cell, gs in found.items()}
-    return {cell: gs for cell, gs in found.items() if 0.75 * typical <= gs[0].h <= 1.3 * typical}
+    return {cell: gs for cell, gs in found.items() if 0.65 * typical <= gs[0].h <= 1.35 * typical}
 
 
 def _cut_to(glyph: Glyph, height: float) -> Glyph:
