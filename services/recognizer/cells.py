@@ -73,8 +73,9 @@ def _clear_border_lines(strokes: np.ndarray) -> np.ndarray:
     return out
 
 
-def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(DIGIT x DIGIT ink image of the centred blob, shape measures) for one cell's ink."""
+def digit_mask(ink: np.ndarray) -> np.ndarray:
+    """The cell's pixels that belong to its digit: ink blobs that are neither specks nor
+    grid-line remnants along the edge."""
     p = ink.shape[0]
     strokes = _clear_border_lines((ink >= INK_LEVEL).astype(np.uint8))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
@@ -94,12 +95,19 @@ def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mostly_edge = in_band[i] > 0.5 * area and in_middle[i] == 0
         keep[i] = (area >= MIN_BLOB * p * p and lo <= cx <= hi and lo <= cy <= hi
                    and not long_thin and not mostly_edge)
+    return keep[labels]
+
+
+def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(DIGIT x DIGIT ink image of the centred blob, shape measures) for one cell's ink."""
+    p = ink.shape[0]
+    lo, hi = BORDER * p, (1 - BORDER) * p
+    mask = digit_mask(ink)
     inset = ink[int(lo):int(hi), int(lo):int(hi)]
     raw_mass = float(np.minimum(inset, 1.0).mean())
     digit = np.zeros((DIGIT, DIGIT), np.float32)
-    if not keep.any():
+    if not mask.any():
         return digit, np.array([0.0, 0.0, 0.0, raw_mass], np.float32)
-    mask = keep[labels]
     ys, xs = np.nonzero(mask)
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     blob_mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -117,12 +125,30 @@ def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return digit, shape
 
 
+SHAPE_SCALE = 4.0  # shape measures are scaled up to weigh like the other features
+
+
 def features(digit: np.ndarray, shape: np.ndarray) -> np.ndarray:
     """HOG of the normalised digit, its pixels at half resolution, and its shape measures."""
     image = (digit * 255).astype(np.uint8)
     hog = _hog().compute(image).ravel()
     pixels = cv2.resize(digit, (DIGIT // 2, DIGIT // 2), interpolation=cv2.INTER_AREA).ravel()
-    return np.concatenate([hog, pixels, shape * 4]).astype(np.float32)
+    return np.concatenate([hog, pixels, shape * SHAPE_SCALE]).astype(np.float32)
+
+
+def digit_boxes(straight: np.ndarray, n: int = 9) -> np.ndarray:
+    """(n, n, 4) box of each cell's digit ink as shares of the cell: x0, y0, x1, y1
+    (zeros where there is none). Givens sit large in the middle; cage sums in a corner."""
+    ink = ink_map(straight)
+    boxes = np.zeros((n, n, 4), np.float32)
+    for r in range(n):
+        for c in range(n):
+            ys, xs = np.nonzero(digit_mask(ink[r * PATCH:(r + 1) * PATCH,
+                                              c * PATCH:(c + 1) * PATCH]))
+            if len(xs):
+                boxes[r, c] = (xs.min() / PATCH, ys.min() / PATCH, (xs.max() + 1) / PATCH,
+                               (ys.max() + 1) / PATCH)
+    return boxes
 
 
 def cell_features(straight: np.ndarray, n: int = 9) -> np.ndarray:

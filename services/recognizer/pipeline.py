@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from services.contracts import Reading
-from services.recognizer.cells import cell_features, straighten
+from services.recognizer.cells import cell_features, digit_boxes, straighten
 from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode
 from services.recognizer.errors import RecognitionError
@@ -67,10 +67,28 @@ def read_lattice(gray: np.ndarray) -> np.ndarray:
     return locate(gray)[1]
 
 
+CLASSIC_GIVENS = 12  # this many large, confidently read digits make a grid classic
+CLASSIC_CONFIDENCE = 0.99
+LARGE_DIGIT = 0.4  # a given's height as a share of the cell; cage sums are smaller
+CENTRED = 0.12  # a given's box centre lies this close to the cell's centre
+UPRIGHT = 1.15
+
+
 def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     """(SIZE, SIZE, 10) probabilities of blank, 1..9 for each cell."""
-    x = cell_features(straighten(gray, lattice), SIZE)
-    return load_model().predict_proba(x).reshape(SIZE, SIZE, -1)
+    return read_cells(gray, lattice)[0]
+
+
+def read_cells(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int]:
+    """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
+    a given, not a cage sum in a corner)."""
+    straight = straighten(gray, lattice)
+    probs = load_model().predict_proba(cell_features(straight, SIZE)).reshape(SIZE, SIZE, -1)
+    x0, y0, x1, y1 = np.moveaxis(digit_boxes(straight, SIZE), -1, 0)
+    centred = (np.abs((x0 + x1) / 2 - 0.5) < CENTRED) & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED)
+    upright = (y1 - y0) >= UPRIGHT * (x1 - x0)  # digits are taller than wide; cage boxes not
+    given = (1.0 - probs[..., 0] > 0.9) & (y1 - y0 >= LARGE_DIGIT) & centred & upright
+    return probs, int(given.sum())
 
 
 def recognize(image: bytes, kind: str = "auto") -> Reading:
@@ -97,16 +115,22 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     lap("decode")
     corners, lattice = locate(gray)
     lap("grid")
-    killer = read_killer(gray, corners)
-    read_as, confidence = decide(kind, killer_probability(
-        killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads))
-    lap("killer")
-    if read_as == "killer":
-        lattice = killer.lattice  # traced among the cage outlines
-        probs = killer_cells(gray, lattice, killer)
-    else:
-        probs = cell_probabilities(gray, lattice)
+    probs, large_digits = read_cells(gray, lattice)
     lap("cells")
+    killer = None
+    if kind != "killer" and large_digits >= CLASSIC_GIVENS:
+        # Many large printed digits: a classic grid. Killer puzzles carry few givens or
+        # none, so the cage reader (the slow stage) is not asked.
+        read_as, confidence = "sudoku", CLASSIC_CONFIDENCE
+    else:
+        killer = read_killer(gray, corners)
+        read_as, confidence = decide(kind, killer_probability(
+            killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads))
+        lap("killer")
+        if read_as == "killer":
+            lattice = killer.lattice  # traced among the cage outlines
+            probs = killer_cells(gray, lattice, killer)
+            lap("killer_cells")
 
     # Geometry back in the uploaded image's pixels, kept inside it.
     lattice = lattice * scale
@@ -117,7 +141,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     corners_out = _points(np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1],
                                     lattice[-1, 0]]))
     probs = probs / probs.sum(axis=-1, keepdims=True)
-    extra = reading_fields(killer) if read_as == "killer" else {}
+    extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
     return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
                    cells=probs.tolist(), image_size=(width, height), corners=corners_out,
                    cell_quads=quads, timings=timings, **extra)
