@@ -11,6 +11,7 @@ from services.solver.grid import cell_name
 # Beyond this many digit sets a cage gets a plain sum constraint instead of one
 # choice per digit set (large cages in 16x16 and 25x25 grids have thousands).
 MAX_DIGIT_SETS = 200
+BOX_RECTANGLES = True
 
 
 @lru_cache(maxsize=4096)
@@ -84,3 +85,50 @@ def connected(cells: list[tuple[int, int]]) -> bool:
                 todo.discard(n)
                 stack.append(n)
     return not todo
+
+
+def region_sums(size: int, box: tuple[int, int], cages: list[tuple[list[int], int]],
+                max_cells: int = 4) -> list[tuple[list[int], int]]:
+    """Sums the cages imply for small groups of cells (the "45 rule" of killer solvers).
+
+    A region (a box, or a band of consecutive rows or columns) holds each digit once per
+    unit, so its total is known. Its cells outside the cages lying wholly inside it (the
+    innies) add up to that total less those cages; the cells that cages poking out of it
+    have outside (the outies) add up to those cages' totals less the innies. Each is
+    redundant, but tells a solver much about a few cells. Cells are numbered r * size + c;
+    groups of up to max_cells cells are returned, each once.
+    """
+    unit_total = size * (size + 1) // 2
+    br, bc = box
+    regions = []
+    for top in range(0, size, br):  # boxes and rectangles of neighbouring boxes
+        for bottom in range(top + br, size + 1, br):
+            for left in range(0, size, bc):
+                for right in range(left + bc, size + 1, bc):
+                    if BOX_RECTANGLES or (bottom - top, right - left) == (br, bc):
+                        regions.append([r * size + c for r in range(top, bottom)
+                                        for c in range(left, right)])
+    for first in range(size):
+        for last in range(first, size - 1 if first == 0 else size):
+            regions.append([r * size + c for r in range(first, last + 1) for c in range(size)])
+            regions.append([r * size + c for c in range(first, last + 1) for r in range(size)])
+    owner = {}
+    for k, (cells, _) in enumerate(cages):
+        for i in cells:
+            owner[i] = k
+    found: dict[tuple[int, ...], int] = {}
+    for region in regions:
+        inside_set = set(region)
+        total = unit_total * len(region) // size
+        touched = {owner[i] for i in region}
+        whole = [k for k in touched if all(i in inside_set for i in cages[k][0])]
+        partial = touched.difference(whole)
+        innie_sum = total - sum(cages[k][1] for k in whole)
+        innies = tuple(sorted(i for k in partial for i in cages[k][0] if i in inside_set))
+        outies = tuple(sorted(i for k in partial for i in cages[k][0] if i not in inside_set))
+        outie_sum = sum(cages[k][1] for k in partial) - innie_sum
+        for cells, value in ((innies, innie_sum), (outies, outie_sum)):
+            if 1 <= len(cells) <= max_cells:
+                found[cells] = value
+    whole_cages = {tuple(sorted(cells)) for cells, _ in cages}
+    return [(list(cells), value) for cells, value in found.items() if cells not in whole_cages]

@@ -2,7 +2,9 @@
 
 The CP-SAT model is Norvig's representation made Boolean: x[cell, d] is true when the
 cell holds digit d. Each cell holds one digit and each unit holds each digit once;
-a killer cage picks one of the digit sets that make its sum.
+a killer cage picks one of the digit sets that make its sum. Killers also get the sums
+their cages imply for small groups of cells (cages.region_sums, the "45 rule"), redundant
+constraints that cut the search on puzzles with large cages.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from functools import lru_cache
 from ortools.sat.python import cp_model
 
 from services.contracts import Verdict
-from services.solver.cages import MAX_DIGIT_SETS, digit_sets
+from services.solver.cages import MAX_DIGIT_SETS, digit_sets, region_sums
 from services.solver.grid import Geometry
 from services.solver.propagate import (
     bit,
@@ -29,6 +31,8 @@ from services.solver.propagate import (
 Grid = list[list[int]]
 SHORT_SEARCH_OPEN_CELLS = 50
 SHORT_SEARCH_NODES = 25
+QUICK_KILLER_SECONDS = 0.06
+IMPLIED_SUM_CELLS = 4  # groups of up to this many cells get their implied sum (0: none)
 CageCells = list[int]  # cell numbers r * size + c
 Cages = list[tuple[CageCells, int]]
 
@@ -57,8 +61,14 @@ def quick_parameters(solver: cp_model.CpSolver) -> None:
     p.symmetry_level = 0
 
 
-def reduce_by_cages(cands: list[int], cages: Cages, size: int) -> bool:
-    """Keep only digits that some digit set of its cage allows; False when a cage breaks."""
+def reduce_by_cages(cands: list[int], cages: Cages, geo: Geometry,
+                    pointing: bool = True) -> bool:
+    """Keep only digits that some digit set of its cage allows; False when a cage breaks.
+
+    A digit every allowed set has must go in one of the cage's cells that can take it: when
+    those cells share a unit, the rest of that unit cannot hold it (pointing, for cages).
+    """
+    size = geo.size
     for cells, total in cages:
         sets = digit_sets(size, len(cells), total)
         if not sets:
@@ -75,10 +85,34 @@ def reduce_by_cages(cands: list[int], cages: Cages, size: int) -> bool:
                 allowed |= s
         if not allowed:
             return False
+        required = allowed
+        for s in sets:
+            if s & placed == placed and s & union == s and all(cands[i] & s for i in cells):
+                required &= s
         for i in cells:
             cands[i] &= allowed
             if not cands[i]:
                 return False
+        if pointing and required and not point_out(cands, cells, required, geo):
+            return False
+    return True
+
+
+def point_out(cands: list[int], cells: CageCells, required: int, geo: Geometry) -> bool:
+    """Remove each required digit from the cells outside the cage that see all its places
+    in the cage (with places in one row, column or box: the rest of that unit)."""
+    for d in digits(required):
+        places = [i for i in cells if cands[i] & bit(d)]
+        if not places:
+            return False
+        shared = set(geo.peers[places[0]]).union([places[0]])
+        for i in places[1:]:
+            shared.intersection_update(geo.peers[i])
+        for j in shared.difference(cells):
+            if cands[j] & bit(d):
+                cands[j] &= ~bit(d)
+                if not cands[j]:
+                    return False
     return True
 
 
@@ -91,15 +125,16 @@ def cage_sums_hold(cands: list[int], cages: Cages) -> bool:
     return True
 
 
-def propagate_all(cands: list[int], geo: Geometry, cages: Cages | None) -> bool:
-    """Singles and cage digit sets, to a fixed point."""
+def propagate_all(cands: list[int], geo: Geometry, cages: Cages | None,
+                  pointing: bool = True) -> bool:
+    """Singles and cage digit sets (and pointing, for cages), to a fixed point."""
     while True:
         before = sum(m.bit_count() for m in cands)
         if not propagate(cands, geo):
             return False
         if not cages:
             return True
-        if not reduce_by_cages(cands, cages, geo.size):
+        if not reduce_by_cages(cands, cages, geo, pointing):
             return False
         if sum(m.bit_count() for m in cands) == before:
             return True
@@ -244,11 +279,21 @@ class _FirstTwo(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
-def enumerate_two(model: OneHotModel, time_limit: float) -> GridAnswer:
+def thorough_parameters(solver: cp_model.CpSolver) -> None:
+    """For the hard killers the quick settings do not settle soon: presolve with probing
+    costs a few milliseconds but cuts the long searches (bench/solver.py: worst case about
+    halved on the hard killer set)."""
+    quick_parameters(solver)
+    solver.parameters.cp_model_presolve = True
+    solver.parameters.cp_model_probing_level = 2
+
+
+def enumerate_two(model: OneHotModel, time_limit: float, thorough: bool = False
+                  ) -> GridAnswer:
     """Up to two solutions by CP-SAT enumeration, and the verdict they imply."""
     solver = cp_model.CpSolver()
     solver_parameters(solver, time_limit)
-    quick_parameters(solver)
+    (thorough_parameters if thorough else quick_parameters)(solver)
     solver.parameters.enumerate_all_solutions = True
     callback = _FirstTwo(model)
     status = solver.solve(model.model, callback)
@@ -261,22 +306,40 @@ def enumerate_two(model: OneHotModel, time_limit: float) -> GridAnswer:
 
 
 def solve_grid(geo: Geometry, givens: Grid | None, cages: Cages | None = None,
-               time_limit: float = 10.0) -> GridAnswer:
-    """Verdict and up to two solutions for a sudoku (cages=None) or a killer sudoku."""
+               time_limit: float = 10.0, killer_reasoning: bool = True) -> GridAnswer:
+    """Verdict and up to two solutions for a sudoku (cages=None) or a killer sudoku.
+
+    killer_reasoning=False leaves out implied sums, pointing and the thorough restart: the
+    plain model, whose two witnesses the puzzle generators' seeds were made with.
+    """
     cands = [geo.full] * geo.cells
     if givens:
         for r, row in enumerate(givens):
             for c, v in enumerate(row):
                 if v:
                     cands[r * geo.size + c] = bit(v)
-    return solve_candidates(geo, cands, cages, time_limit)
+    return solve_candidates(geo, cands, cages, time_limit, killer_reasoning)
+
+
+def implied_sums(geo: Geometry, cages: Cages) -> tuple[Cages, Cages]:
+    """(like cages, plain sums): the sums cages imply for small groups of cells; a group
+    whose cells all see each other holds distinct digits, so it counts as a cage."""
+    if not IMPLIED_SUM_CELLS:
+        return [], []
+    like_cages, plain = [], []
+    for cells, total in region_sums(geo.size, geo.box, cages, IMPLIED_SUM_CELLS):
+        distinct = all(j in geo.peers[i] for k, i in enumerate(cells) for j in cells[k + 1:])
+        (like_cages if distinct else plain).append((cells, total))
+    return like_cages, plain
 
 
 def solve_candidates(geo: Geometry, cands: list[int], cages: Cages | None = None,
-                     time_limit: float = 10.0) -> GridAnswer:
+                     time_limit: float = 10.0, killer_reasoning: bool = True) -> GridAnswer:
     started = time.perf_counter()
     cands = cands.copy()
-    if not propagate_all(cands, geo, cages):
+    like_cages, plain_sums = implied_sums(geo, cages) if cages and killer_reasoning \
+        else ([], [])
+    if not propagate_all(cands, geo, cages and cages + like_cages, killer_reasoning):
         return GridAnswer("none")
     if solved(cands):
         if cages and not cage_sums_hold(cands, cages):
@@ -293,6 +356,17 @@ def solve_candidates(geo: Geometry, cands: list[int], cages: Cages | None = None
                 return GridAnswer("multiple", grids[0], grids[1])
             return GridAnswer("unique", grids[0]) if grids else GridAnswer("none")
     model = OneHotModel(geo, cands)
-    for cells, total in cages or ():
+    for cells, total in (cages or []) + like_cages:
         model.add_cage(cells, total)
-    return enumerate_two(model, time_limit - (time.perf_counter() - started))
+    for cells, total in plain_sums:
+        model.require(sum(model.value_expr(i) for i in cells) == total)
+    left = time_limit - (time.perf_counter() - started)
+    if not cages or not killer_reasoning:
+        return enumerate_two(model, left)
+    # Most killers settle within QUICK_KILLER_SECONDS with the quick settings; the rest
+    # start again with the thorough ones.
+    answer = enumerate_two(model, min(left, QUICK_KILLER_SECONDS))
+    left = time_limit - (time.perf_counter() - started)
+    if answer.verdict != "unknown" or left <= 0:
+        return answer
+    return enumerate_two(model, left, thorough=True)
