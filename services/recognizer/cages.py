@@ -19,6 +19,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from services.recognizer.cells import straighten
+
 CELL = 48  # pixels per cell side in the straightened grid
 TRACE_CELL = 32  # pixels per cell while tracing grid lines
 BINS = 12  # profile samples across an edge, each side
@@ -27,22 +29,8 @@ SPAN = (0.28, 0.72)  # the part along an edge that is measured (corners hold tur
 
 
 def straighten_at(gray: np.ndarray, lattice: np.ndarray, cell: int = CELL) -> np.ndarray:
-    """The grid as an (n*cell)-square image, each cell mapped from its own four corners."""
-    n = lattice.shape[0] - 1
-    side = n * cell
-    t = (np.arange(side) + 0.5) / cell
-    idx = np.minimum(t.astype(int), n - 1)
-    frac = t - idx
-    ri, fv = idx[:, None], frac[:, None, None]
-    ci, fu = idx[None, :], frac[None, :, None]
-    tl, tr = lattice[ri, ci], lattice[ri, ci + 1]
-    bl, br = lattice[ri + 1, ci], lattice[ri + 1, ci + 1]
-    src = (tl * (1 - fu) + tr * fu) * (1 - fv) + (bl * (1 - fu) + br * fu) * fv
-    cell_px = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / n
-    if cell_px > 1.6 * cell:  # shrinking: smooth first so thin lines do not alias away
-        gray = cv2.GaussianBlur(gray, (0, 0), 0.4 * cell_px / cell)
-    return cv2.remap(gray, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    """The grid straightened at `cell` pixels per cell (finer than the digit reader's)."""
+    return straighten(gray, lattice, cell)
 
 
 def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:

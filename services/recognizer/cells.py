@@ -22,11 +22,11 @@ BORDER = 0.16  # blobs centred this close to the cell edge are line remnants
 MIN_BLOB = 0.008  # blobs under this share of the cell are specks
 
 
-def straighten(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
-    """The grid as an (n*PATCH)-square image, each cell mapped from its own four corners."""
+def straighten(gray: np.ndarray, lattice: np.ndarray, cell: int = PATCH) -> np.ndarray:
+    """The grid as an (n*cell)-square image, each cell mapped from its own four corners."""
     n = lattice.shape[0] - 1
-    side = n * PATCH
-    t = (np.arange(side) + 0.5) / PATCH
+    side = n * cell
+    t = (np.arange(side) + 0.5) / cell
     idx = np.minimum(t.astype(int), n - 1)
     frac = t - idx
     # Rows of output pixels: cell row index and position within it; likewise columns.
@@ -36,8 +36,8 @@ def straighten(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     bl, br = lattice[ri + 1, ci], lattice[ri + 1, ci + 1]
     src = (tl * (1 - fu) + tr * fu) * (1 - fv) + (bl * (1 - fu) + br * fu) * fv
     cell_px = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / n
-    if cell_px > 1.6 * PATCH:  # shrinking: smooth first so thin strokes do not alias away
-        gray = cv2.GaussianBlur(gray, (0, 0), 0.4 * cell_px / PATCH)
+    if cell_px > 1.6 * cell:  # shrinking: smooth first so thin strokes do not alias away
+        gray = cv2.GaussianBlur(gray, (0, 0), 0.4 * cell_px / cell)
     return cv2.remap(gray, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32),
                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
