@@ -87,12 +87,13 @@ async def run_load(base: str, samples, jobs: int, clients: int, kill) -> dict:
                     results.append({"ok": False, "lost": False, "status": response.status_code})
                     continue
                 job_id = response.json()["id"]
-                deadline = started + 300
+                deadline, pause = started + 300, 0.05
                 while True:
                     job = (await http.get(f"/v1/jobs/{job_id}")).json()
                     if job["status"] in FINAL or time.perf_counter() > deadline:
                         break
-                    await asyncio.sleep(0.05)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 1.5, 0.5)  # back off, as the web page does
                 result = job.get("result") or {}
                 results.append({
                     "ok": job["status"] == "solved" and result.get("solution") == solution,

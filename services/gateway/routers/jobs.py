@@ -203,8 +203,14 @@ def find_job(store: JobStore, job_id: str) -> Job:
 
 @router.get("/{job_id}", response_model=Job, responses=PROBLEM_RESPONSES,
             summary="A job's state, and its reading and result when done")
-def read_job(job_id: JobId) -> Job:
-    return find_job(get_store(), job_id)
+def read_job(job_id: JobId) -> Response:
+    # Clients poll this: the stored document was validated when written, so it is sent
+    # as it is rather than parsed and serialised again on every poll.
+    try:
+        return Response(get_store().get_json(job_id), media_type="application/json")
+    except JobNotFound as exc:
+        raise ProblemError(404, "Job not found",
+                           f"no job {job_id!r}; jobs expire after a while") from exc
 
 
 @router.get("/{job_id}/image", responses=PROBLEM_RESPONSES | {
