@@ -182,6 +182,10 @@ class OneHotModel:
             self.model.Proto().constraints.add().bool_and.literals.extend(known)
         self.open_cells = [i for i, m in enumerate(cands) if not is_single(m)]
         self._vars: dict[int, cp_model.IntVar] = {}
+        # Cage digit counts as clauses rather than linear equalities: CP-SAT learns better
+        # from them (bench/solver.py: hard killer worst case about 40 % lower). Off by
+        # default so the plain model, which seeds the puzzle generators, stays the same.
+        self.clausal_cages = False
 
     def index(self, i: int, d: int) -> int:
         return i * self.geo.size + d - 1
@@ -229,10 +233,31 @@ class OneHotModel:
         self.model.add_exactly_one(choices)
         for d in digits(used):
             having = [z for z, s in zip(choices, sets, strict=True) if s & bit(d)]
-            self.require(sum(self.lit(i, d) for i in cells) == sum(having))
+            lits = [self.lit(i, d) for i in cells]
+            if self.clausal_cages and not any(isinstance(v, int) and v == 1 for v in lits):
+                self._count_as_clauses([v for v in lits if not isinstance(v, int)], having)
+            else:
+                self.require(sum(lits) == sum(having))
         for i in cells:
             for d in digits(self.cands[i] & ~used):
                 self.require(self.lit(i, d) == 0)
+
+    def _count_as_clauses(self, lits: list, having: list) -> None:
+        """sum(lits) == sum(having), where at most one of having holds, as clauses: the
+        digit is in the cage (some cell holds it) iff the chosen set has it."""
+        model = self.model
+        if not lits:
+            for z in having:
+                model.add(z == 0)
+            return
+        inside = model.new_bool_var("")
+        model.add_at_most_one(lits)
+        for v in lits:
+            model.add_implication(v, inside)
+        model.add_bool_or([inside.Not(), *lits])
+        for z in having:
+            model.add_implication(z, inside)
+        model.add_bool_or([inside.Not(), *having])
 
     def require_exactly_one(self, lits: list) -> None:
         ones = sum(1 for v in lits if isinstance(v, int) and v == 1)
@@ -356,6 +381,7 @@ def solve_candidates(geo: Geometry, cands: list[int], cages: Cages | None = None
                 return GridAnswer("multiple", grids[0], grids[1])
             return GridAnswer("unique", grids[0]) if grids else GridAnswer("none")
     model = OneHotModel(geo, cands)
+    model.clausal_cages = killer_reasoning
     for cells, total in (cages or []) + like_cages:
         model.add_cage(cells, total)
     for cells, total in plain_sums:
