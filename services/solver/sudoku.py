@@ -21,6 +21,7 @@ from services.solver.grid import Geometry
 from services.solver.propagate import (
     bit,
     digits,
+    initial_candidates,
     is_single,
     propagate,
     search,
@@ -337,12 +338,7 @@ def solve_grid(geo: Geometry, givens: Grid | None, cages: Cages | None = None,
     killer_reasoning=False leaves out implied sums, pointing and the thorough restart: the
     plain model, whose two witnesses the puzzle generators' seeds were made with.
     """
-    cands = [geo.full] * geo.cells
-    if givens:
-        for r, row in enumerate(givens):
-            for c, v in enumerate(row):
-                if v:
-                    cands[r * geo.size + c] = bit(v)
+    cands = initial_candidates(givens, geo)
     return solve_candidates(geo, cands, cages, time_limit, killer_reasoning)
 
 
