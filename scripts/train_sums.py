@@ -8,16 +8,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import joblib  # noqa: E402
-
 from services.recognizer.killer_training import train  # noqa: E402
 from services.recognizer.sums import MODEL_PATH  # noqa: E402
+from services.recognizer.training import train_and_save  # noqa: E402
 
 
 def main() -> None:
@@ -27,12 +25,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args()
-    started = time.perf_counter()
-    model = train(args.grids, args.calibration_grids, args.seed)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump(model, args.out, compress=3)
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "
-          f"in {time.perf_counter() - started:.0f} s")
+    train_and_save(train, args.out, args.grids, args.calibration_grids, args.seed)
 
 
 if __name__ == "__main__":

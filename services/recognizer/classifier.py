@@ -36,10 +36,15 @@ class DigitModel:
         return a @ net.coefs_[-1] + net.intercepts_[-1]
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
-        z = self.logits(x) / self.temperature
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        return p / p.sum(axis=1, keepdims=True)
+        return tempered_softmax(self.logits(x), self.temperature)
+
+
+def tempered_softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
+    """Probabilities from logits divided by a calibration temperature, row by row."""
+    z = logits / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
 
 
 @cache

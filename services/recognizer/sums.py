@@ -21,6 +21,7 @@ import joblib
 import numpy as np
 
 from services.contracts import CageSumReading, SumCandidate
+from services.recognizer.classifier import tempered_softmax
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
@@ -58,10 +59,7 @@ class KillerModel:
     def digit_proba(self, x: np.ndarray) -> np.ndarray:
         scaler, network = self.digits
         p = network.predict_proba(scaler.transform(x))
-        z = np.log(np.maximum(p, 1e-12)) / self.temperature
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        return p / p.sum(axis=1, keepdims=True)
+        return tempered_softmax(np.log(np.maximum(p, 1e-12)), self.temperature)
 
 
 @cache

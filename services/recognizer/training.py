@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
+import joblib
 import numpy as np
 from scipy.optimize import minimize_scalar
 from sklearn.neural_network import MLPClassifier
@@ -30,6 +32,16 @@ from services.recognizer.lattice import refine_lattice
 
 HELD_OUT_FAMILIES = ("Lato",)  # never trained on: the test reads them as unseen fonts
 STROKE_SHARE = 0.15  # grids drawn in the stroke hand (glyph variants no installed font has)
+
+
+def train_and_save(train_fn, out: Path, *args) -> None:
+    """Run `train_fn(*args)`, write the model to `out` (joblib) and say how long it took."""
+    started = time.perf_counter()
+    model = train_fn(*args)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    joblib.dump(model, out, compress=3)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) "
+          f"in {time.perf_counter() - started:.0f} s")
 
 
 def training_fonts() -> list[str]:
