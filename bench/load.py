@@ -64,7 +64,8 @@ def baseline_rate(samples: list[tuple[bytes, list[list[int]]]]) -> float:
     return len(samples) / (time.perf_counter() - started)
 
 
-async def run_load(base: str, samples, jobs: int, clients: int, kill) -> dict:
+async def run_load(base: str, samples, jobs: int, clients: int, kill,
+                   long_poll: bool = True) -> dict:
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(jobs):
         queue.put_nowait(i)
@@ -89,11 +90,16 @@ async def run_load(base: str, samples, jobs: int, clients: int, kill) -> dict:
                 job_id = response.json()["id"]
                 deadline, pause = started + 300, 0.05
                 while True:
-                    job = (await http.get(f"/v1/jobs/{job_id}")).json()
+                    if long_poll:  # the gateway answers when the job ends
+                        job = (await http.get(f"/v1/jobs/{job_id}",
+                                              params={"wait": 30})).json()
+                    else:
+                        job = (await http.get(f"/v1/jobs/{job_id}")).json()
                     if job["status"] in FINAL or time.perf_counter() > deadline:
                         break
-                    await asyncio.sleep(pause)
-                    pause = min(pause * 1.5, 0.5)  # back off, as the web page does
+                    if not long_poll:
+                        await asyncio.sleep(pause)
+                        pause = min(pause * 1.5, 0.5)  # back off, as the web page does
                 result = job.get("result") or {}
                 results.append({
                     "ok": job["status"] == "solved" and result.get("solution") == solution,
@@ -106,6 +112,31 @@ async def run_load(base: str, samples, jobs: int, clients: int, kill) -> dict:
     await asyncio.gather(*(client() for _ in range(clients)))
     elapsed = time.perf_counter() - started
     return {"results": results, "elapsed": elapsed}
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and all its living descendants (Linux /proc)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except (OSError, IndexError, ValueError):
+        return total
+    return total + sum(tree_cpu_seconds(int(child)) for child in children)
+
+
+def cpu_by_role(stack: Stack | None) -> dict[str, float]:
+    """CPU seconds so far of each part of the stack, and of this process (the clients)."""
+    usage = os.times()
+    roles = {"clients (this process)": usage.user + usage.system}
+    if stack is not None:
+        roles["redis-server"] = tree_cpu_seconds(stack.processes[0].pid)
+        for queue, worker in stack.workers.items():
+            roles[f"{queue} worker"] = tree_cpu_seconds(worker.pid)
+        roles["gateway"] = tree_cpu_seconds(stack.processes[-1].pid)
+    return roles
 
 
 def killer(stack: Stack):
@@ -127,6 +158,8 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=os.cpu_count() or 1,
                         help="pool processes of the recognize worker")
     parser.add_argument("--kill-worker", action="store_true")
+    parser.add_argument("--poll", action="store_true",
+                        help="poll with back-off instead of long polling (?wait=)")
     parser.add_argument("--url", help="an already running gateway (no worker kill then)")
     parser.add_argument("--summary", help="also write the figures as JSON to this file")
     args = parser.parse_args()
@@ -156,7 +189,10 @@ def main() -> None:
         time.sleep(2)  # let the workers connect
     kill = killer(stack) if (stack and args.kill_worker) else None
     try:
-        run = asyncio.run(run_load(base, samples, args.jobs, args.clients, kill))
+        cpu_before = cpu_by_role(stack)
+        run = asyncio.run(run_load(base, samples, args.jobs, args.clients, kill,
+                                   long_poll=not args.poll))
+        cpu_after = cpu_by_role(stack)
     finally:
         if stack:
             stack.close()
@@ -164,7 +200,8 @@ def main() -> None:
     done = [r for r in results if "seconds" in r]
     rate = len(results) / run["elapsed"]
     print(f"\n{args.jobs} jobs, {args.clients} clients, {len(samples)} distinct screenshots, "
-          f"{os.cpu_count()} cores{', one worker killed mid-run' if kill else ''}")
+          f"{os.cpu_count()} cores{', one worker killed mid-run' if kill else ''}, "
+          f"{'polling with back-off' if args.poll else 'long polling'}")
     print(f"{'figure':34} {'value':>10}")
     print(f"{'throughput (jobs/s)':34} {rate:10.1f}")
     print(f"{'baseline: one process, no queue':34} {base_rate:10.1f}")
@@ -179,6 +216,9 @@ def main() -> None:
     for name, values in series.items():
         print(f"{name:24} " + " ".join(f"{percentile(values, q) * 1000:8.0f}"
                                        for q in (0.5, 0.95, 0.99)))
+    print(f"\n{'CPU ms per job':34} {'value':>10}")
+    for role, seconds in cpu_after.items():
+        print(f"{role:34} {(seconds - cpu_before[role]) * 1000 / len(results):10.1f}")
     if args.summary:
         Path(args.summary).write_text(json.dumps({
             "jobs": len(results), "throughput": rate, "baseline": base_rate,

@@ -15,6 +15,15 @@ import redis
 from services.contracts import Job, JobStatus, RequestedKind
 
 FINAL_STATES: frozenset[JobStatus] = frozenset({"solved", "needs_review", "failed"})
+EVENT_PREFIX = "gridsight:job-events:"  # + job id: every change to a job is published here
+
+
+def job_key(job_id: str) -> str:
+    return f"gridsight:job:{job_id}"
+
+
+def image_key(job_id: str) -> str:
+    return f"gridsight:image:{job_id}"
 
 
 def new_job_id() -> str:
@@ -34,21 +43,13 @@ class JobStore:
     def from_url(cls, url: str, ttl_seconds: int) -> JobStore:
         return cls(redis.Redis.from_url(url), ttl_seconds)
 
-    @staticmethod
-    def _job_key(job_id: str) -> str:
-        return f"gridsight:job:{job_id}"
-
-    @staticmethod
-    def _image_key(job_id: str) -> str:
-        return f"gridsight:image:{job_id}"
-
     def create(self, kind: RequestedKind, image: bytes | None = None) -> Job:
         now = time.time()
         job = Job(id=new_job_id(), status="queued", kind=kind, created_at=now, updated_at=now)
         with self.redis.pipeline() as pipe:
             if image is not None:
-                pipe.set(self._image_key(job.id), image, ex=self.ttl)
-            pipe.set(self._job_key(job.id), job.model_dump_json(), ex=self.ttl)
+                pipe.set(image_key(job.id), image, ex=self.ttl)
+            pipe.set(job_key(job.id), job.model_dump_json(), ex=self.ttl)
             pipe.execute()
         return job
 
@@ -57,13 +58,13 @@ class JobStore:
 
     def get_json(self, job_id: str) -> bytes:
         """The job document as stored: already valid, so polling need not parse it."""
-        raw = self.redis.get(self._job_key(job_id))
+        raw = self.redis.get(job_key(job_id))
         if raw is None:
             raise JobNotFound(job_id)
         return raw
 
     def image(self, job_id: str) -> bytes:
-        raw = self.redis.get(self._image_key(job_id))
+        raw = self.redis.get(image_key(job_id))
         if raw is None:
             raise JobNotFound(job_id)
         return raw
@@ -73,7 +74,7 @@ class JobStore:
         """Change fields atomically. With `expect_revision`, only while the job is still at
         that revision, so a late answer for an older revision never overwrites a newer one;
         returns None when it is not."""
-        key = self._job_key(job_id)
+        key = job_key(job_id)
         with self.redis.pipeline() as pipe:
             while True:
                 try:
@@ -88,6 +89,8 @@ class JobStore:
                     job = Job.model_validate(job.model_dump())  # re-validate nested models
                     pipe.multi()
                     pipe.set(key, job.model_dump_json(), keepttl=True)
+                    # Wakes the gateway's long polls (GET /v1/jobs/{id}?wait=...).
+                    pipe.publish(EVENT_PREFIX + job_id, job.status)
                     pipe.execute()
                     return job
                 except redis.WatchError:

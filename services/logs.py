@@ -31,3 +31,6 @@ def configure_json_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # Celery's own lines for every task received and done repeat the task's whole
+    # arguments (a reading is kilobytes); ours carry the job id and the stage instead.
+    logging.getLogger("celery").setLevel(max(level, logging.WARNING))

@@ -88,6 +88,7 @@ def test_finished_and_queued_jobs_survive_a_redis_restart(persistent_stack):
 
     server.stop()
     assert http.get("/healthz").status_code == 503  # says so instead of hanging
+    assert http.get(f"/v1/jobs/{done_id}").status_code == 503  # not a 500
     server.start()
 
     finished = http.get(f"/v1/jobs/{done_id}").json()

@@ -35,10 +35,40 @@ def _peak_near(profile: np.ndarray, centre: float) -> float | None:
     strong = profile >= 0.3
     if not strong.any():
         return None
-    # Runs of strong samples; take the one whose middle is nearest the expected place.
     edges = np.flatnonzero(np.diff(np.concatenate([[0], strong.astype(int), [0]])))
     middles = (edges[0::2] + edges[1::2] - 1) / 2
     return float(middles[np.abs(middles - centre).argmin()])
+
+
+def _peaks_near(mask: np.ndarray, centres: np.ndarray, along: np.ndarray,
+                window: float) -> np.ndarray:
+    """For each sample i, the middle of the strong ink run in column along[i] of `mask`
+    nearest centres[i], searched within `window` of it; NaN where there is none.
+
+    All samples at once: each one's window becomes a row of a matrix, so a run is found
+    by one diff over the whole matrix instead of a Python loop over the samples.
+    """
+    span = mask.shape[0]
+    lo = np.maximum(0, (centres - window).astype(int))
+    hi = np.minimum(span - 1, (centres + window).astype(int))
+    width = int(2 * window) + 2
+    rows = lo[:, None] + np.arange(width)[None, :]
+    valid = rows <= hi[:, None]
+    values = mask[np.minimum(rows, span - 1), along.astype(int)[:, None]]
+    strong = valid & (values >= 0.3)
+    padded = np.zeros((len(centres), width + 2), np.int8)
+    padded[:, 1:-1] = strong
+    sample, edge = np.nonzero(np.diff(padded, axis=1))
+    # Edges alternate start, end within each sample's row, in row-major order.
+    owner, starts, ends = sample[0::2], edge[0::2], edge[1::2]
+    middles = (starts + ends - 1) / 2
+    distance = np.abs(middles - (centres - lo)[owner])
+    found = np.full(len(centres), np.nan)
+    if len(owner):
+        order = np.lexsort((middles, distance, owner))  # nearest first, ties to the lower
+        first = order[np.unique(owner[order], return_index=True)[1]]
+        found[owner[first]] = lo[owner[first]] + middles[first]
+    return found
 
 
 def _trace(mask: np.ndarray, predicted: np.ndarray, along: np.ndarray,
@@ -52,21 +82,23 @@ def _trace(mask: np.ndarray, predicted: np.ndarray, along: np.ndarray,
     the traced outer ones, so they are searched near the prediction only, where a digit's
     stem cannot lead the search away.
     """
-    span = mask.shape[0]
-    count = len(along)
-    found = np.full(count, np.nan)
-    half = count // 2
-    for order in (range(0, half + 1), range(count - 1, half, -1)):
-        offset = 0.0
-        for i in order:
-            centre = predicted[i] + offset
-            lo, hi = int(max(0, centre - window)), int(min(span - 1, centre + window))
-            if hi <= lo:
-                continue
-            hit = _peak_near(mask[lo:hi + 1, int(along[i])], centre - lo)
-            if hit is not None:
-                found[i] = lo + hit
-                offset = found[i] - predicted[i] if track else 0.0
+    span, count = mask.shape[0], len(along)
+    if not track:
+        found = _peaks_near(mask, predicted, along, window)
+    else:  # one sample at a time: each window starts where the previous sample's line was
+        found = np.full(count, np.nan)
+        half = count // 2
+        for order in (range(0, half + 1), range(count - 1, half, -1)):
+            offset = 0.0
+            for i in order:
+                centre = predicted[i] + offset
+                lo, hi = int(max(0, centre - window)), int(min(span - 1, centre + window))
+                if hi <= lo:
+                    continue
+                hit = _peak_near(mask[lo:hi + 1, int(along[i])], centre - lo)
+                if hit is not None:
+                    found[i] = lo + hit
+                    offset = found[i] - predicted[i]
     ok = ~np.isnan(found)
     if ok.sum() < 0.35 * count:
         return None

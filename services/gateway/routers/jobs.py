@@ -8,8 +8,9 @@ import logging
 import warnings
 from typing import Annotated
 
+import redis
 from celery import chain
-from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from PIL import Image, UnidentifiedImageError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -29,6 +30,7 @@ from services.gateway.dependencies import (
     settings_dep,
 )
 from services.gateway.problems import PROBLEM_JSON, ProblemError
+from services.gateway.waiting import job_events
 from services.jobs import JobNotFound, JobStore
 from services.settings import Settings
 
@@ -201,16 +203,31 @@ def find_job(store: JobStore, job_id: str) -> Job:
                            f"no job {job_id!r}; jobs expire after a while") from exc
 
 
+MAX_WAIT_SECONDS = 60
+
+
 @router.get("/{job_id}", response_model=Job, responses=PROBLEM_RESPONSES,
             summary="A job's state, and its reading and result when done")
-def read_job(job_id: JobId) -> Response:
+async def read_job(job_id: JobId, wait: float = Query(
+        0, ge=0, le=MAX_WAIT_SECONDS,
+        description="Seconds to hold the answer until the job has ended (long polling): "
+                    "it comes as soon as the job is solved, needs review or failed, or "
+                    "with the job as it is when the time is up. 0 answers at once."),
+        settings: Settings = Depends(settings_dep)) -> Response:
     # Clients poll this: the stored document was validated when written, so it is sent
     # as it is rather than parsed and serialised again on every poll.
+    events = job_events(settings.redis_url)
     try:
-        return Response(get_store().get_json(job_id), media_type="application/json")
+        document = await (events.wait_until_final(job_id, wait) if wait > 0
+                          else events.document(job_id))
+        return Response(document, media_type="application/json")
     except JobNotFound as exc:
         raise ProblemError(404, "Job not found",
                            f"no job {job_id!r}; jobs expire after a while") from exc
+    except redis.RedisError as exc:
+        raise ProblemError(503, "Job store unavailable",
+                           "the job store did not answer; try again shortly",
+                           headers={"Retry-After": "2"}) from exc
 
 
 @router.get("/{job_id}/image", responses=PROBLEM_RESPONSES | {
