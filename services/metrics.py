@@ -27,8 +27,12 @@ def record_outcome(client: redis.Redis, status: str) -> None:
     client.hincrby(f"{PREFIX}:outcomes", status, 1)
 
 
-def record_request(client: redis.Redis, method: str, route: str, status: int) -> None:
-    client.hincrby(f"{PREFIX}:requests", f"{method} {route} {status}", 1)
+REQUESTS_KEY = f"{PREFIX}:requests"
+
+
+def request_field(method: str, route: str, status: int) -> str:
+    """The field of REQUESTS_KEY counting one route's answers with one status."""
+    return f"{method} {route} {status}"
 
 
 def _text(value: bytes | str) -> str:
@@ -39,7 +43,7 @@ def exposition(client: redis.Redis) -> str:
     """All figures in the Prometheus text format, version 0.0.4."""
     lines = ["# HELP gridsight_http_requests_total HTTP requests by route and status.",
              "# TYPE gridsight_http_requests_total counter"]
-    for field, count in sorted(client.hgetall(f"{PREFIX}:requests").items()):
+    for field, count in sorted(client.hgetall(REQUESTS_KEY).items()):
         method, route, status = _text(field).split(" ")
         lines.append(f'gridsight_http_requests_total{{method="{method}",route="{route}",'
                      f'status="{status}"}} {int(count)}')

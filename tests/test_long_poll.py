@@ -8,6 +8,7 @@ import time
 
 import pytest
 import redis
+import redis.asyncio as aioredis
 
 from services.gateway import waiting
 from services.jobs import JobStore
@@ -71,7 +72,7 @@ def test_the_published_change_wakes_the_waiter_before_any_recheck(redis_url, mon
     subscribers_before = subscribers()  # the running gateway's subscription, if any
 
     async def scenario() -> tuple[bytes, float]:
-        events = waiting.JobEvents(redis_url)
+        events = waiting.JobEvents(aioredis.Redis.from_url(redis_url))
         waiter = asyncio.create_task(events.wait_until_final(job.id, 3600))
         deadline = time.monotonic() + 10
         while subscribers() <= subscribers_before:  # until ours is up too

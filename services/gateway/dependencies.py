@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from functools import lru_cache
 
+import redis.asyncio as aioredis
 from celery import Celery
 from fastapi import Depends, Header, Request
 
@@ -21,16 +23,32 @@ def get_store() -> JobStore:
     return JobStore.from_url(settings.redis_url, settings.job_ttl_seconds)
 
 
+_async_redis: tuple[asyncio.AbstractEventLoop, aioredis.Redis] | None = None
+
+
+def get_async_redis() -> aioredis.Redis:
+    """The asyncio Redis client of the running event loop (its connections belong to it).
+
+    Routes that only read or count use it, so they never wait in the thread pool."""
+    global _async_redis
+    loop = asyncio.get_running_loop()
+    if _async_redis is None or _async_redis[0] is not loop:
+        _async_redis = (loop, aioredis.Redis.from_url(get_settings().redis_url))
+    return _async_redis[1]
+
+
 @lru_cache
 def get_sender() -> Celery:
     return make_celery("gridsight-gateway")
 
 
-def settings_dep() -> Settings:
+# The dependencies below are `async def` although they do not wait: FastAPI runs plain
+# functions in its thread pool, a hop that costs more than their work.
+async def settings_dep() -> Settings:
     return get_settings()
 
 
-def require_api_key(settings: Settings = Depends(settings_dep),
+async def require_api_key(settings: Settings = Depends(settings_dep),
                     x_api_key: str | None = Header(None, description="Needed when the server "
                                                    "sets GRIDSIGHT_API_KEY")) -> None:
     if settings.api_key and not secrets.compare_digest(x_api_key or "", settings.api_key):
@@ -38,17 +56,15 @@ def require_api_key(settings: Settings = Depends(settings_dep),
                            headers={"WWW-Authenticate": "X-API-Key"})
 
 
-def limit_job_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
+async def limit_job_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
     """At most `jobs_per_minute` new jobs or corrections per client address and minute."""
     if settings.jobs_per_minute <= 0:
         return
     client = request.client.host if request.client else "unknown"
     minute = int(time.time() // 60)
     key = f"gridsight:rate:{client}:{minute}"
-    with get_store().redis.pipeline() as pipe:
-        pipe.incr(key)
-        pipe.expire(key, 120)
-        count, _ = pipe.execute()
+    async with get_async_redis().pipeline() as pipe:
+        count, _ = await pipe.incr(key).expire(key, 120).execute()
     if count > settings.jobs_per_minute:
         retry = 60 - int(time.time() % 60)
         raise ProblemError(429, "Too many jobs",

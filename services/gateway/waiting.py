@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 
 import redis.asyncio as aioredis
 
+from services.gateway.dependencies import get_async_redis
 from services.jobs import EVENT_PREFIX, FINAL_STATES, JobNotFound, job_key
 
 log = logging.getLogger("gridsight.gateway")
@@ -23,16 +25,23 @@ RECHECK_SECONDS = 1.0
 RESUBSCRIBE_SECONDS = 1.0  # pause before subscribing again after the connection broke
 
 
+# A stored job document starts with its id and status (Job's first two fields), so the
+# status is read without parsing the reading and result behind it.
+LEADING_STATUS = re.compile(rb'^\{"id":"[^"]*","status":"([a-z_]+)"')
+
+
 def is_final(document: bytes) -> bool:
-    return json.loads(document)["status"] in FINAL_STATES
+    match = LEADING_STATUS.match(document)
+    status = match.group(1).decode() if match else json.loads(document)["status"]
+    return status in FINAL_STATES
 
 
 class JobEvents:
     """Reads job documents without blocking the event loop, and waits for them to end."""
 
-    def __init__(self, redis_url: str):
+    def __init__(self, client: aioredis.Redis):
         self.loop = asyncio.get_running_loop()
-        self.redis = aioredis.Redis.from_url(redis_url)
+        self.redis = client
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self.listener: asyncio.Task | None = None
 
@@ -92,9 +101,9 @@ class JobEvents:
 _events: JobEvents | None = None
 
 
-def job_events(redis_url: str) -> JobEvents:
+def job_events() -> JobEvents:
     """The process's JobEvents, made in (and bound to) the running event loop."""
     global _events
     if _events is None or _events.loop is not asyncio.get_running_loop():
-        _events = JobEvents(redis_url)
+        _events = JobEvents(get_async_redis())
     return _events

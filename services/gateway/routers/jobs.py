@@ -212,11 +212,11 @@ async def read_job(job_id: JobId, wait: float = Query(
         0, ge=0, le=MAX_WAIT_SECONDS,
         description="Seconds to hold the answer until the job has ended (long polling): "
                     "it comes as soon as the job is solved, needs review or failed, or "
-                    "with the job as it is when the time is up. 0 answers at once."),
-        settings: Settings = Depends(settings_dep)) -> Response:
+                    "with the job as it is when the time is up. 0 answers at once.")
+) -> Response:
     # Clients poll this: the stored document was validated when written, so it is sent
     # as it is rather than parsed and serialised again on every poll.
-    events = job_events(settings.redis_url)
+    events = job_events()
     try:
         document = await (events.wait_until_final(job_id, wait) if wait > 0
                           else events.document(job_id))
