@@ -9,7 +9,7 @@ features keep the blob's raw size and ink mass so it can.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -24,22 +24,27 @@ MIN_BLOB = 0.008  # blobs under this share of the cell are specks
 
 def straighten(gray: np.ndarray, lattice: np.ndarray, cell: int = PATCH) -> np.ndarray:
     """The grid as an (n*cell)-square image, each cell mapped from its own four corners."""
-    n = lattice.shape[0] - 1
-    side = n * cell
-    t = (np.arange(side) + 0.5) / cell
-    idx = np.minimum(t.astype(int), n - 1)
-    frac = t - idx
-    # Rows of output pixels: cell row index and position within it; likewise columns.
-    ri, fv = idx[:, None], frac[:, None, None]
-    ci, fu = idx[None, :], frac[None, :, None]
-    tl, tr = lattice[ri, ci], lattice[ri, ci + 1]
-    bl, br = lattice[ri + 1, ci], lattice[ri + 1, ci + 1]
-    src = (tl * (1 - fu) + tr * fu) * (1 - fv) + (bl * (1 - fu) + br * fu) * fv
-    cell_px = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / n
+    cell_px = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / (lattice.shape[0] - 1)
     if cell_px > 1.6 * cell:  # shrinking: smooth first so thin strokes do not alias away
         gray = cv2.GaussianBlur(gray, (0, 0), 0.4 * cell_px / cell)
-    return cv2.remap(gray, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lattice = np.ascontiguousarray(lattice, np.float64)
+    map_x, map_y = _source_map(lattice.tobytes(), lattice.shape, cell)
+    return cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@lru_cache(maxsize=4)  # the grid is straightened more than once from the same lattice
+def _source_map(lattice_bytes: bytes, shape: tuple, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each straightened pixel comes from: bilinear between its cell's four corners."""
+    lattice = np.frombuffer(lattice_bytes, np.float64).reshape(shape)
+    n = shape[0] - 1
+    t = (np.arange(n * cell) + 0.5) / cell
+    idx = np.minimum(t.astype(int), n - 1)
+    frac = (t - idx)[:, None]
+    # Along each of the n+1 lattice rows first, then down between the two rows around.
+    along = lattice[:, idx] * (1 - frac) + lattice[:, idx + 1] * frac  # (n+1, side, 2)
+    fv = frac[:, None]
+    src = (along[idx] * (1 - fv) + along[idx + 1] * fv).astype(np.float32)
+    return src[..., 0].copy(), src[..., 1].copy()
 
 
 def ink_map(straight: np.ndarray) -> np.ndarray:
@@ -98,8 +103,9 @@ def digit_mask(ink: np.ndarray) -> np.ndarray:
     return keep[labels]
 
 
-def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(DIGIT x DIGIT ink image of the centred blob, shape measures) for one cell's ink."""
+def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(DIGIT x DIGIT ink image of the centred blob, shape measures, the blob's box as
+    shares of the cell: x0, y0, x1, y1, zeros when there is none) for one cell's ink."""
     p = ink.shape[0]
     lo, hi = BORDER * p, (1 - BORDER) * p
     mask = digit_mask(ink)
@@ -107,9 +113,10 @@ def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     raw_mass = float(np.minimum(inset, 1.0).mean())
     digit = np.zeros((DIGIT, DIGIT), np.float32)
     if not mask.any():
-        return digit, np.array([0.0, 0.0, 0.0, raw_mass], np.float32)
+        return digit, np.array([0.0, 0.0, 0.0, raw_mass], np.float32), np.zeros(4, np.float32)
     ys, xs = np.nonzero(mask)
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    box = np.array([x0, y0, x1, y1], np.float32) / p
     blob_mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
     blob = (ink * blob_mask)[y0:y1, x0:x1]
     h, w = blob.shape
@@ -122,7 +129,7 @@ def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mass = float(np.minimum(blob, 1.0).sum())
     # No position: digits sit off centre in many fonts, and that must not make them blank.
     shape = np.array([h / p, w / p, mass / (p * p), raw_mass], np.float32)
-    return digit, shape
+    return digit, shape, box
 
 
 SHAPE_SCALE = 4.0  # shape measures are scaled up to weigh like the other features
@@ -136,27 +143,21 @@ def features(digit: np.ndarray, shape: np.ndarray) -> np.ndarray:
     return np.concatenate([hog, pixels, shape * SHAPE_SCALE]).astype(np.float32)
 
 
-def digit_boxes(straight: np.ndarray, n: int = 9) -> np.ndarray:
-    """(n, n, 4) box of each cell's digit ink as shares of the cell: x0, y0, x1, y1
-    (zeros where there is none). Givens sit large in the middle; cage sums in a corner."""
+def read_grid_cells(straight: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """(n*n, F) features of the cells of a straightened grid, row by row, and the (n, n, 4)
+    box of each cell's digit ink (see normalise_cell): givens sit large in the middle,
+    cage sums in a corner."""
     ink = ink_map(straight)
-    boxes = np.zeros((n, n, 4), np.float32)
+    rows, boxes = [], []
     for r in range(n):
         for c in range(n):
-            ys, xs = np.nonzero(digit_mask(ink[r * PATCH:(r + 1) * PATCH,
-                                              c * PATCH:(c + 1) * PATCH]))
-            if len(xs):
-                boxes[r, c] = (xs.min() / PATCH, ys.min() / PATCH, (xs.max() + 1) / PATCH,
-                               (ys.max() + 1) / PATCH)
-    return boxes
+            digit, shape, box = normalise_cell(ink[r * PATCH:(r + 1) * PATCH,
+                                                   c * PATCH:(c + 1) * PATCH])
+            rows.append(features(digit, shape))
+            boxes.append(box)
+    return np.stack(rows), np.stack(boxes).reshape(n, n, 4)
 
 
 def cell_features(straight: np.ndarray, n: int = 9) -> np.ndarray:
     """(n*n, F) features of the cells of a straightened grid, row by row."""
-    ink = ink_map(straight)
-    rows = []
-    for r in range(n):
-        for c in range(n):
-            cell = ink[r * PATCH:(r + 1) * PATCH, c * PATCH:(c + 1) * PATCH]
-            rows.append(features(*normalise_cell(cell)))
-    return np.stack(rows)
+    return read_grid_cells(straight, n)[0]

@@ -30,14 +30,21 @@ def _line_masks(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return horizontal, vertical
 
 
-def _peak_near(profile: np.ndarray, centre: float) -> float | None:
-    """Middle of the ink run nearest `centre` in a profile across a line, if any is strong."""
-    strong = profile >= 0.3
-    if not strong.any():
-        return None
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], strong.astype(int), [0]])))
-    middles = (edges[0::2] + edges[1::2] - 1) / 2
-    return float(middles[np.abs(middles - centre).argmin()])
+def _peak_near(profile: list[float], centre: float) -> float | None:
+    """Middle of the ink run nearest `centre` in a profile across a line, if any is strong.
+
+    Plain Python: a profile is a few dozen samples, where NumPy's per-call cost dominates."""
+    best, best_distance, start = None, float("inf"), None
+    for i, value in enumerate([*profile, 0.0]):  # the sentinel closes a run at the end
+        if value >= 0.3:
+            if start is None:
+                start = i
+        elif start is not None:
+            middle = (start + i - 1) / 2
+            if abs(middle - centre) < best_distance:  # ties keep the earlier run
+                best, best_distance = middle, abs(middle - centre)
+            start = None
+    return best
 
 
 def _peaks_near(mask: np.ndarray, centres: np.ndarray, along: np.ndarray,
@@ -95,7 +102,7 @@ def _trace(mask: np.ndarray, predicted: np.ndarray, along: np.ndarray,
                 lo, hi = int(max(0, centre - window)), int(min(span - 1, centre + window))
                 if hi <= lo:
                     continue
-                hit = _peak_near(mask[lo:hi + 1, int(along[i])], centre - lo)
+                hit = _peak_near(mask[lo:hi + 1, int(along[i])].tolist(), centre - lo)
                 if hit is not None:
                     found[i] = lo + hit
                     offset = found[i] - predicted[i]
@@ -135,15 +142,15 @@ def trace_lattice(binary: np.ndarray, corners: np.ndarray,
     rows, rows_traced = _curves(horizontal, along, ideal)  # rows[k]: y of line k along x
     cols, cols_traced = _curves(vertical.T, along, ideal)  # cols[k]: x of line k along y
 
-    # Crossings: row k's y at x, column j's x at y -- iterate to the fixed point.
-    lattice = np.zeros((size + 1, size + 1, 2))
-    for r in range(size + 1):
+    # Crossings: row r's y at x, column c's x at y -- iterate to the fixed point.
+    x = np.tile(ideal, (size + 1, 1))  # x[r, c]
+    y = x.T.copy()
+    for _ in range(4):
         for c in range(size + 1):
-            x, y = ideal[c], ideal[r]
-            for _ in range(4):
-                x = np.interp(y, along, cols[c])
-                y = np.interp(x, along, rows[r])
-            lattice[r, c] = (x, y)
+            x[:, c] = np.interp(y[:, c], along, cols[c])
+        for r in range(size + 1):
+            y[r] = np.interp(x[r], along, rows[r])
+    lattice = np.stack([x, y], axis=-1)
     back = np.linalg.inv(matrix)
     lattice = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2), back).reshape(lattice.shape)
     return lattice, rows_traced, cols_traced

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from services.contracts import Reading
-from services.recognizer.cells import cell_features, digit_boxes, straighten
+from services.recognizer.cells import read_grid_cells, straighten
 from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode
 from services.recognizer.errors import RecognitionError
@@ -82,9 +82,9 @@ def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
 def read_cells(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int]:
     """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
     a given, not a cage sum in a corner)."""
-    straight = straighten(gray, lattice)
-    probs = load_model().predict_proba(cell_features(straight, SIZE)).reshape(SIZE, SIZE, -1)
-    x0, y0, x1, y1 = np.moveaxis(digit_boxes(straight, SIZE), -1, 0)
+    features, boxes = read_grid_cells(straighten(gray, lattice), SIZE)
+    probs = load_model().predict_proba(features).reshape(SIZE, SIZE, -1)
+    x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
     centred = (np.abs((x0 + x1) / 2 - 0.5) < CENTRED) & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED)
     upright = (y1 - y0) >= UPRIGHT * (x1 - x0)  # digits are taller than wide; cage boxes not
     given = (1.0 - probs[..., 0] > 0.9) & (y1 - y0 >= LARGE_DIGIT) & centred & upright
