@@ -52,7 +52,10 @@ def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
         approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
         if len(approx) == 4:
             quads.append(order_corners(approx))
-        quads.append(order_corners(_extreme_quad(hull)))
+        extreme = order_corners(_extreme_quad(hull))
+        # On a clean outline both give the same corners: score them once.
+        if len(approx) != 4 or np.abs(extreme - quads[-1]).max() > 1.0:
+            quads.append(extreme)
     return quads
 
 
