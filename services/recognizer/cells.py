@@ -65,6 +65,12 @@ def _hog() -> cv2.HOGDescriptor:
     return cv2.HOGDescriptor((DIGIT, DIGIT), (14, 14), (7, 7), (7, 7), 9)
 
 
+@cache
+def _blank_hog() -> np.ndarray:
+    """HOG of an empty cell, the same every time (most cells are blank)."""
+    return _hog().compute(np.zeros((DIGIT, DIGIT), np.uint8)).ravel()
+
+
 def _clear_border_lines(strokes: np.ndarray) -> np.ndarray:
     """Zero rows and columns near the cell's edge that are mostly ink: grid-line remnants."""
     p = strokes.shape[0]
@@ -82,11 +88,17 @@ def digit_mask(ink: np.ndarray) -> np.ndarray:
     """The cell's pixels that belong to its digit: ink blobs that are neither specks nor
     grid-line remnants along the edge."""
     p = ink.shape[0]
-    strokes = _clear_border_lines((ink >= INK_LEVEL).astype(np.uint8))
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     lo, hi = BORDER * p, (1 - BORDER) * p
+    inset = slice(int(lo), int(np.ceil(hi)))
+    stroke_pixels = ink >= INK_LEVEL
+    if not stroke_pixels[inset, inset].any():
+        # Every blob lies in the edge band, away from the middle: remnants all (see
+        # mostly_edge below). Most blank cells end here, without labelling.
+        return np.zeros((p, p), bool)
+    strokes = _clear_border_lines(stroke_pixels.astype(np.uint8))
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     edge_band = np.ones((p, p), bool)
-    edge_band[int(lo):int(np.ceil(hi)), int(lo):int(np.ceil(hi))] = False
+    edge_band[inset, inset] = False
     in_band = np.bincount(labels[edge_band], minlength=count)
     middle = slice(int(0.35 * p), int(np.ceil(0.65 * p)))
     in_middle = np.bincount(labels[middle, middle].ravel(), minlength=count)
@@ -137,8 +149,8 @@ SHAPE_SCALE = 4.0  # shape measures are scaled up to weigh like the other featur
 
 def features(digit: np.ndarray, shape: np.ndarray) -> np.ndarray:
     """HOG of the normalised digit, its pixels at half resolution, and its shape measures."""
-    image = (digit * 255).astype(np.uint8)
-    hog = _hog().compute(image).ravel()
+    hog = _blank_hog() if not digit.any() else _hog().compute(
+        (digit * 255).astype(np.uint8)).ravel()
     pixels = cv2.resize(digit, (DIGIT // 2, DIGIT // 2), interpolation=cv2.INTER_AREA).ravel()
     return np.concatenate([hog, pixels, shape * SHAPE_SCALE]).astype(np.float32)
 
