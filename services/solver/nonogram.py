@@ -14,6 +14,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from services.contracts import NonogramPuzzle, Verdict
+from services.solver.cpsat import CpModel
 from services.solver.errors import PuzzleError
 from services.solver.lines import (
     CONTRADICTION,
@@ -199,7 +200,7 @@ def solve_nonogram(puzzle: NonogramPuzzle, time_limit: float = 10.0) -> PictureA
         if len(found) >= 2:
             return PictureAnswer("multiple", render(found[0]), render(found[1]))
         return PictureAnswer("unique", render(found[0])) if found else PictureAnswer("none")
-    model = cp_model.CpModel()
+    model = CpModel()
     x = [[model.new_bool_var(f"x{r}_{c}") for c in range(width)] for r in range(height)]
     for r in range(height):
         for c in range(width):

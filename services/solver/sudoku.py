@@ -17,6 +17,7 @@ from ortools.sat.python import cp_model
 
 from services.contracts import Verdict
 from services.solver.cages import MAX_DIGIT_SETS, digit_sets, region_sums
+from services.solver.cpsat import CpModel
 from services.solver.grid import Geometry
 from services.solver.propagate import (
     bit,
@@ -145,7 +146,7 @@ def propagate_all(cands: list[int], geo: Geometry, cages: Cages | None,
 def rules_template(geo: Geometry) -> cp_model.CpModel:
     """The sudoku rules over x[i, d] (proto variable i * size + d - 1), built once per shape."""
     n = geo.size
-    model = cp_model.CpModel()
+    model = CpModel()
     x = [[model.new_bool_var(f"x{i}_{d}") for d in range(1, n + 1)] for i in range(geo.cells)]
     for i in range(geo.cells):
         model.add_exactly_one(x[i])  # each cell holds one digit
@@ -165,7 +166,7 @@ class OneHotModel:
     def __init__(self, geo: Geometry, cands: list[int]):
         self.geo = geo
         self.cands = cands
-        self.model = cp_model.CpModel()
+        self.model = CpModel()
         self.model.Proto().copy_from(rules_template(geo).Proto())
         n = geo.size
         known: list[int] = []
