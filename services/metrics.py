@@ -11,15 +11,19 @@ PREFIX = "gridsight:metrics"
 BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
-def record_stage(client: redis.Redis, stage: str, seconds: float) -> None:
-    """One finished stage ('recognize', 'solve') that took `seconds`."""
+def record_stage(client: redis.Redis, stage: str, seconds: float,
+                 outcome: str | None = None) -> None:
+    """One finished stage ('recognize', 'solve') that took `seconds`, and the job's final
+    state when the stage ended it: one round trip (counters need no transaction)."""
     key = f"{PREFIX}:stage:{stage}"
-    with client.pipeline() as pipe:
+    with client.pipeline(transaction=False) as pipe:
         for bound in BUCKETS:
             if seconds <= bound:
                 pipe.hincrby(key, f"le_{bound}", 1)
         pipe.hincrby(key, "count", 1)
         pipe.hincrbyfloat(key, "sum", seconds)
+        if outcome is not None:
+            pipe.hincrby(f"{PREFIX}:outcomes", outcome, 1)
         pipe.execute()
 
 

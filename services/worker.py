@@ -32,10 +32,7 @@ def job_store() -> JobStore:
 def finish(job_id: str, stage: str, started: float, status: JobStatus | None = None) -> float:
     """Count a finished stage (and the job's final state), and log it."""
     seconds = time.perf_counter() - started
-    client = job_store().redis
-    metrics.record_stage(client, stage, seconds)
-    if status is not None:
-        metrics.record_outcome(client, status)
+    metrics.record_stage(job_store().redis, stage, seconds, outcome=status)
     log.info("%s done", stage, extra={"job_id": job_id, "stage": stage,
                                       "seconds": round(seconds, 4), "status": status})
     return seconds
