@@ -70,6 +70,9 @@ def read_lattice(gray: np.ndarray) -> np.ndarray:
 CLASSIC_GIVENS = 12  # this many large, confidently read digits make a grid classic
 CLASSIC_CONFIDENCE = 0.99
 LARGE_DIGIT = 0.4  # a given's height as a share of the cell; cage sums are smaller
+# Taller than this is not a digit but ink joined along the cell, such as a dotted cage
+# outline with its sum, which the digit model can take for a 1.
+TALLEST_DIGIT = 0.8
 CENTRED = 0.12  # a given's box centre lies this close to the cell's centre
 UPRIGHT = 1.15
 
@@ -87,7 +90,9 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int]:
     x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
     centred = (np.abs((x0 + x1) / 2 - 0.5) < CENTRED) & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED)
     upright = (y1 - y0) >= UPRIGHT * (x1 - x0)  # digits are taller than wide; cage boxes not
-    given = (1.0 - probs[..., 0] > 0.9) & (y1 - y0 >= LARGE_DIGIT) & centred & upright
+    height = y1 - y0
+    given = ((1.0 - probs[..., 0] > 0.9) & (height >= LARGE_DIGIT) & (height <= TALLEST_DIGIT)
+             & centred & upright)
     return probs, int(given.sum())
 
 

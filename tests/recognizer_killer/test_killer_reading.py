@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from gridsight.synth.killer_render import STYLES
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SumCandidate
 from services.recognizer import RecognitionError, recognize
@@ -113,6 +116,15 @@ def test_auto_tells_killer_from_classic(readings):
     classic = recognize(to_bytes(render_sudoku(givens, seed=2, cell_px=48)), "auto")
     assert classic.kind == "sudoku" and classic.kind_confidence > 0.9
     assert classic.walls_right is None and classic.cage_sums == []
+
+
+@pytest.mark.parametrize("seed", [32, 33, 36])
+def test_deeply_inset_dotted_cages_are_not_taken_for_givens(seed):
+    # Dotted outlines well inside the cells join their sums into tall blobs that the digit
+    # model reads as 1s: counted as givens, they made a killer look classic.
+    dotted = replace(STYLES["web"], dash=0.02, gap=0.05, cage_width=0.03, inset=0.19)
+    data, *_ = screenshot(seed, dotted, cell_px=59)
+    assert recognize(data, "auto").kind == "killer"
 
 
 def _classic():
