@@ -29,7 +29,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 SUM_CELL = 80  # pixels per cell when reading sums
 CORNER = (0.8, 0.52)  # width, height of the corner looked at, as shares of the cell
 EDGE = 0.06  # ink this close to the cell's edge is the grid line
-MAX_CANDIDATES = 12
+MAX_CANDIDATES = 20  # a digit lost in a photo spreads a sum over ten values or more
 CLEAR_PAIR = 1.1  # a blob this much wider than tall is two digits
 MAYBE_PAIR = 0.8  # from here to CLEAR_PAIR it may be one wide digit or two
 PAIR_RATIO, PAIR_SPREAD = 1.3, 0.07  # glyph width / digit width where two digits get likely
