@@ -52,7 +52,7 @@ from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
 PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
-FIRST_TRY_PROB = 0.01  # readings at least this likely are tried on their own first
+FIRST_TRY_PROBS = (0.01, 0.001)  # readings at least this likely are tried on their own first
 UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
 MAX_UNIQUE_TRIES = 8
@@ -180,13 +180,17 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
     """The most probable solvable reading on a fixed cage layout, likely readings first.
 
     Many barely possible alternatives (a digit at 1e-4) make the search far slower, and
-    the answer rarely needs them: the readings at least FIRST_TRY_PROB likely are tried
-    first, with at most half the time left, and the rest only when they give no unique
-    answer.
+    the answer rarely needs them: only readings at least as likely as each of
+    FIRST_TRY_PROBS are tried first, each time with at most half the time left, and all
+    of them only when those give no unique answer.
     """
-    narrow_cells, narrow_sums = narrowed(cells, FIRST_TRY_PROB), narrowed(sums, FIRST_TRY_PROB)
-    if any(len(a.values) < len(b.values) for a, b in
-           zip(narrow_cells + narrow_sums, cells + sums, strict=True)):
+    tried = None
+    for floor in FIRST_TRY_PROBS:
+        narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
+        size = sum(len(o.values) for o in narrow_cells + narrow_sums)
+        if size == tried or size == sum(len(o.values) for o in cells + sums):
+            continue  # nothing left out, or the same options as the last try
+        tried = size
         half = time.perf_counter() + (deadline - time.perf_counter()) / 2
         found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half)
         if isinstance(found, Outcome) and found.answer.verdict == "unique":
