@@ -52,6 +52,7 @@ from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
 PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
+WIDE_SEARCH_WORKERS = 2  # CP-SAT workers once the likely readings alone gave no answer
 FIRST_TRY_PROBS = (0.01, 0.001)  # readings at least this likely are tried on their own first
 UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
@@ -185,6 +186,7 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
     of them only when those give no unique answer.
     """
     tried = None
+    workers = 1
     for floor in FIRST_TRY_PROBS:
         narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
         size = sum(len(o.values) for o in narrow_cells + narrow_sums)
@@ -192,14 +194,18 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
             continue  # nothing left out, or the same options as the last try
         tried = size
         half = time.perf_counter() + (deadline - time.perf_counter()) / 2
-        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half)
+        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half, workers)
         if isinstance(found, Outcome) and found.answer.verdict == "unique":
             return found
-    return repair_on_layout(geo, cells, cages, sums, deadline)
+        # The likely readings did not do: proving the cheaper ones impossible is the hard
+        # part, where CP-SAT's portfolio of strategies pays for its overhead.
+        workers = WIDE_SEARCH_WORKERS
+    return repair_on_layout(geo, cells, cages, sums, deadline, workers)
 
 
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
-                     sums: list[Options], deadline: float) -> Outcome | None | str:
+                     sums: list[Options], deadline: float, workers: int = 1
+                     ) -> Outcome | None | str:
     """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`.
 
     Returns an Outcome, None when no reading within the options is solvable, or "unknown"
@@ -282,6 +288,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     for _ in range(MAX_UNIQUE_TRIES):
         solver = cp_model.CpSolver()
         solver_parameters(solver, deadline - time.perf_counter())
+        solver.parameters.num_workers = workers
         status = solver.solve(m)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
