@@ -12,6 +12,8 @@ solution, preferring one whose solution is unique:
    the log-probability lost gives the most probable solvable reading. A sum not read at
    all (its candidates equally likely) is one integer variable, and the cage sums must
    add up to the grid's total (405 for 9x9), so unread sums follow from the others.
+   For killer grids the model is first built from the likelier readings only
+   (FIRST_TRY_PROBS), and with two CP-SAT workers once those gave no unique answer.
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
@@ -180,11 +182,13 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
                 sums: list[Options], deadline: float) -> Outcome | None | str:
     """The most probable solvable reading on a fixed cage layout, likely readings first.
 
-    Many barely possible alternatives (a digit at 1e-4) make the search far slower, and
-    the answer rarely needs them: only readings at least as likely as each of
-    FIRST_TRY_PROBS are tried first, each time with at most half the time left, and all
-    of them only when those give no unique answer.
+    For killer cages: many barely possible alternatives (a digit at 1e-4) make the
+    search far slower, and the answer rarely needs them. Only readings at least as likely
+    as each of FIRST_TRY_PROBS are tried first, each time with at most half the time left,
+    and all of them only when those give no unique answer.
     """
+    if not cages:  # classic sudoku: one search over every reading, as it always was
+        return repair_on_layout(geo, cells, cages, sums, deadline)
     tried = None
     workers = 1
     for floor in FIRST_TRY_PROBS:
