@@ -13,7 +13,7 @@ solution, preferring one whose solution is unique:
    all (its candidates equally likely) is one integer variable, and the cage sums must
    add up to the grid's total (405 for 9x9), so unread sums follow from the others.
    For killer grids the model is first built from the likelier readings only
-   (FIRST_TRY_PROBS), and with two CP-SAT workers once those gave no unique answer.
+   (FIRST_TRY_PROBS).
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
@@ -54,7 +54,6 @@ from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
 PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
-WIDE_SEARCH_WORKERS = 2  # CP-SAT workers once the likely readings alone gave no answer
 FIRST_TRY_PROBS = (0.01, 0.001)  # readings at least this likely are tried on their own first
 UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
@@ -190,7 +189,6 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
     if not cages:  # classic sudoku: one search over every reading, as it always was
         return repair_on_layout(geo, cells, cages, sums, deadline)
     tried = None
-    workers = 1
     for floor in FIRST_TRY_PROBS:
         narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
         size = sum(len(o.values) for o in narrow_cells + narrow_sums)
@@ -198,18 +196,14 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
             continue  # nothing left out, or the same options as the last try
         tried = size
         half = time.perf_counter() + (deadline - time.perf_counter()) / 2
-        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half, workers)
+        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half)
         if isinstance(found, Outcome) and found.answer.verdict == "unique":
             return found
-        # The likely readings did not do: proving the cheaper ones impossible is the hard
-        # part, where CP-SAT's portfolio of strategies pays for its overhead.
-        workers = WIDE_SEARCH_WORKERS
-    return repair_on_layout(geo, cells, cages, sums, deadline, workers)
+    return repair_on_layout(geo, cells, cages, sums, deadline)
 
 
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
-                     sums: list[Options], deadline: float, workers: int = 1
-                     ) -> Outcome | None | str:
+                     sums: list[Options], deadline: float) -> Outcome | None | str:
     """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`.
 
     Returns an Outcome, None when no reading within the options is solvable, or "unknown"
@@ -292,7 +286,6 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     for _ in range(MAX_UNIQUE_TRIES):
         solver = cp_model.CpSolver()
         solver_parameters(solver, deadline - time.perf_counter())
-        solver.parameters.num_workers = workers
         status = solver.solve(m)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
