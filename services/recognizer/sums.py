@@ -29,13 +29,18 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 SUM_CELL = 80  # pixels per cell when reading sums
 CORNER = (0.8, 0.52)  # width, height of the corner looked at, as shares of the cell
 EDGE = 0.06  # ink this close to the cell's edge is the grid line
-MAX_CANDIDATES = 12
+MAX_CANDIDATES = 20  # a digit lost in a photo spreads a sum over ten values or more
 CLEAR_PAIR = 1.1  # a blob this much wider than tall is two digits
 MAYBE_PAIR = 0.8  # from here to CLEAR_PAIR it may be one wide digit or two
+PAIR_RATIO, PAIR_SPREAD = 1.3, 0.07  # glyph width / digit width where two digits get likely
+RECUT_PRIOR = 0.3  # prior that two glyphs apart in the picture are cut elsewhere
 MISSED_DIGIT = 0.02  # prior that a sum's second digit went unseen
 MODEL_PATH = Path(__file__).parent / "models" / "killer.joblib"
 GLYPH = 28  # side of the normalised glyph image
 GLYPH_BOX = 20  # the glyph's longer side is scaled to this
+STROKE_SHARE = 0.35  # a stroke is at least this share as dark as the darkest ink nearby
+FAINTEST = 0.08  # below this darkness, paper noise
+FAINT_PEAK = 0.2  # a blob whose darkest pixel is fainter than this is no print
 
 
 @dataclass
@@ -75,16 +80,19 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
     region = ink_cell[:h_lim, :w_lim].copy()
     region[:edge, :] = 0
     region[:, :edge] = 0
-    # Hysteresis: faint stroke pixels count when joined to clearly dark ones, so a thin
-    # stem in a blurred photo does not break a digit in two.
-    strokes = (region >= 0.25).astype(np.uint8)
+    # Grey print in a photo is fainter than the cage lines beside it: a stroke is ink at
+    # least STROKE_SHARE as dark as the darkest ink nearby (never more than 0.25 needed).
+    k = max(3, int(0.1 * p)) | 1
+    nearby = cv2.dilate(region, np.ones((k, k), np.uint8))
+    strokes = (region >= np.minimum(0.25, STROKE_SHARE * nearby)).astype(np.uint8)
+    strokes[region < FAINTEST] = 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     peak = np.zeros(count, np.float32)
     np.maximum.at(peak, labels.ravel(), region.ravel())
     blobs = []
     for i in range(1, count):
         x, y, w, h, area = stats[i]
-        if peak[i] < 0.35:
+        if peak[i] < FAINT_PEAK:
             continue
         if not (0.09 * p <= h <= 0.42 * p and w <= 0.5 * p and h >= 1.05 * min(w, h * 0.6)):
             continue
@@ -110,11 +118,17 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
     blobs = [b for b in blobs if b[1] <= top + 0.5 * tall]
     blobs.sort(key=lambda b: (b[5], -b[3], b[1], b[0]))
     ax, ay, aw, ah, _, _ = blobs[0]
+    # Digits of a number share their top and their baseline; a dot of the outline beside
+    # the number is shorter and sits higher or lower.
     line = [b for b in blobs if _overlap(b[1], b[3], ay, ah) >= 0.5 * min(b[3], ah)
-            and 0.55 * ah <= b[3] <= 1.4 * ah and (not b[5] or b[3] >= 0.85 * ah)]
+            and 0.55 * ah <= b[3] <= 1.4 * ah and (not b[5] or b[3] >= 0.85 * ah)
+            and (b[3] >= 0.8 * ah or abs(b[1] + b[3] - ay - ah) <= 0.3 * ah)]
     line.sort(key=lambda b: b[0])
+    # The outline runs right of and below the number: of the blobs as tall as the text
+    # on its top line, the leftmost starts the number (a '1' before the outline's corner).
+    first = next(b for b in line if b[3] >= 0.85 * ah and abs(b[1] - ay) <= 0.25 * ah)
+    anchor = line.index(first)
     # Chain the neighbours: a gap wider than the text height ends the number.
-    anchor = line.index(next(b for b in line if b[4] == blobs[0][4]))
     start = end = anchor
     while start > 0 and line[start][0] - (line[start - 1][0] + line[start - 1][2]) < 0.8 * ah:
         start -= 1
@@ -175,6 +189,7 @@ def _hog() -> cv2.HOGDescriptor:
 def glyph_features(glyph: Glyph, text_height: float) -> np.ndarray:
     """HOG, half-resolution pixels and shape of one glyph, centred and scaled."""
     blob = glyph.image.astype(np.float32)
+    blob = blob / max(float(blob.max()), 1e-3)  # faint print reads like dark print
     h, w = blob.shape
     scale = GLYPH_BOX / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
@@ -242,22 +257,50 @@ def sum_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
     return kept or [SumCandidate(value=values[0][0], prob=1.0)]
 
 
-def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel
-                 ) -> list[SumCandidate]:
-    """Candidates for one sum; a single wide glyph is also read as two touching digits,
-    each reading weighted by how sure the classifier is of its digits."""
-    readings = [glyphs]
+def digit_width(found: dict[tuple[int, int], list[Glyph]]) -> float | None:
+    """The grid's typical width-to-height ratio of one digit other than '1'.
+
+    Glyphs of two-glyph numbers are single digits; narrow ones are '1's.
+    """
+    ratios = [g.w / g.h for gs in found.values() if len(gs) == 2 for g in gs
+              if g.w >= 0.45 * g.h]
+    return float(np.median(ratios)) if len(ratios) >= 3 else None
+
+
+def pair_prior(glyph: Glyph, width: float | None) -> float:
+    """Prior that one wide glyph is two touching digits, from the grid's digit width.
+
+    One digit is about `width` wide; two (at least a '1' and a digit) about 1.4 times that
+    or more. Without a width known, both are equally likely.
+    """
+    if width is None:
+        return 0.5
+    ratio = glyph.w / glyph.h / width
+    return float(np.clip(1 / (1 + np.exp(-(ratio - PAIR_RATIO) / PAIR_SPREAD)), 0.02, 0.98))
+
+
+def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
+                 width: float | None = None) -> list[SumCandidate]:
+    """Candidates for one sum; a single wide glyph is also read as two touching digits.
+
+    Each reading is weighted by its prior (from the glyph's width against the grid's digit
+    width) and by how sure the classifier is of its digits.
+    """
+    readings = [(glyphs, 1.0)]
     if len(glyphs) == 2 and glyphs[1].x - (glyphs[0].x + glyphs[0].w) <= 1:
         # Perhaps cut from one blob, perhaps not where the digits meet: the classifier's
-        # best cut competes with the first.
-        readings.append(_best_split(_joined(glyphs), typical, model))
+        # best cut competes with the first, which the picture's own gap favours.
+        readings = [(glyphs, 1 - RECUT_PRIOR),
+                    (_best_split(_joined(glyphs), typical, model), RECUT_PRIOR)]
     elif len(glyphs) == 1 and glyphs[0].w > MAYBE_PAIR * glyphs[0].h:
-        readings.append(_best_split(glyphs[0], typical, model))
+        pair = pair_prior(glyphs[0], width)
+        readings = [(glyphs, 1 - pair), (_best_split(glyphs[0], typical, model), pair)]
     merged: dict[int, float] = {}
     scored = []
-    for gs in readings:
+    for gs, prior in readings:
         probs = model.digit_proba(np.stack([glyph_features(g, typical) for g in gs]))
-        scored.append((float(np.prod(probs.max(axis=1))), sum_candidates(list(probs))))
+        scored.append((prior * float(np.prod(probs.max(axis=1))),
+                       sum_candidates(list(probs))))
     total = sum(score for score, _ in scored) or 1.0
     for score, candidates in scored:
         for c in candidates:
@@ -311,9 +354,10 @@ def read_sums(ink: np.ndarray, heads, maybe=(), n: int = 9,
     if found:
         model = model or load_killer_model()
         typical = float(np.median([g[0].h for g in found.values()]))
+        width = digit_width(found)
         for cell in sorted(found):
             out.append(CageSumReading(cell=cell, candidates=_read_number(
-                found[cell], typical, model)))
+                found[cell], typical, model, width)))
     for cell in heads if sure_heads is None else sure_heads:
         if tuple(cell) not in found:
             out.append(CageSumReading(cell=tuple(cell), candidates=[

@@ -9,7 +9,11 @@ solution, preferring one whose solution is unique:
 2. Otherwise one CP-SAT model holds both the reading and the solution: each cell
    chooses one read value (weighted by its log-probability), a digit read forces that
    digit in the solution, and each cage chooses one of its sum candidates. Minimising
-   the log-probability lost gives the most probable solvable reading.
+   the log-probability lost gives the most probable solvable reading. A sum not read at
+   all (its candidates equally likely) is one integer variable, and the cage sums must
+   add up to the grid's total (405 for 9x9), so unread sums follow from the others.
+   For killer grids the model is first built from the likelier readings only
+   (FIRST_TRY_PROBS).
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
@@ -17,7 +21,8 @@ solution, preferring one whose solution is unique:
 Killer walls: cages are the connected regions of walls with p >= 0.5. When those regions
 do not each hold exactly one cage sum, or the best reading on them has no solution, the
 least confident walls are flipped, one or two at a time (WALL_FLIP_CANDIDATES of them),
-and wall layouts are tried in order of probability. Cages that need three or more wall
+and wall layouts are tried in order of probability. Once one layout gives a unique
+answer, the others get EXTRA_LAYOUT_SECONDS more. Cages that need three or more wall
 flips are not found; walls are not part of the CP-SAT model.
 
 Readings with probability below PRUNE_PROB are never chosen.
@@ -27,7 +32,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from ortools.sat.python import cp_model
@@ -49,10 +54,12 @@ from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
 PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
+FIRST_TRY_PROBS = (0.01, 0.001)  # readings at least this likely are tried on their own first
 UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
 MAX_UNIQUE_TRIES = 8
 WALL_FLIP_CANDIDATES = 10
+EXTRA_LAYOUT_SECONDS = 1.5  # search time for other wall layouts once one gives a unique answer
 COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
 LOG_FLOOR = 1e-9
 
@@ -164,9 +171,40 @@ def argmax_log_prob(cells: list[Options], sums: list[Options]) -> float:
     return sum(log_prob(o, o.best) for o in cells + sums)
 
 
+def narrowed(options: list[Options], floor: float) -> list[Options]:
+    """The options without their values less likely than `floor` (the best always stays)."""
+    return [replace(o, values=[vp for vp in o.values if vp[1] >= floor] or o.values[:1])
+            for o in options]
+
+
 def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
                 sums: list[Options], deadline: float) -> Outcome | None | str:
-    """The most probable solvable reading on a fixed cage layout.
+    """The most probable solvable reading on a fixed cage layout, likely readings first.
+
+    For killer cages: many barely possible alternatives (a digit at 1e-4) make the
+    search far slower, and the answer rarely needs them. Only readings at least as likely
+    as each of FIRST_TRY_PROBS are tried first, each time with at most half the time left,
+    and all of them only when those give no unique answer.
+    """
+    if not cages:  # classic sudoku: one search over every reading, as it always was
+        return repair_on_layout(geo, cells, cages, sums, deadline)
+    tried = None
+    for floor in FIRST_TRY_PROBS:
+        narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
+        size = sum(len(o.values) for o in narrow_cells + narrow_sums)
+        if size == tried or size == sum(len(o.values) for o in cells + sums):
+            continue  # nothing left out, or the same options as the last try
+        tried = size
+        half = time.perf_counter() + (deadline - time.perf_counter()) / 2
+        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half)
+        if isinstance(found, Outcome) and found.answer.verdict == "unique":
+            return found
+    return repair_on_layout(geo, cells, cages, sums, deadline)
+
+
+def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
+                     sums: list[Options], deadline: float) -> Outcome | None | str:
+    """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`.
 
     Returns an Outcome, None when no reading within the options is solvable, or "unknown"
     when time ran out before anything was found.
@@ -210,7 +248,8 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
                 m.add_implication(choice[v], model.lit(i, v))
             cost.append(option_cost(o, p) * choice[v])
         cell_choice.append(choice)
-    sum_choice: list[dict[int, cp_model.IntVar]] = []
+    sum_choice: list[dict[int, cp_model.IntVar] | cp_model.IntVar] = []
+    chosen_totals = []
     for k, (cage, o) in enumerate(zip(cages, sums, strict=True)):
         usable = [(s, p) for s, p in o.values if reachable(n, len(cage), s)]
         if not usable:
@@ -218,13 +257,29 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         if len(usable) == 1:
             model.add_cage(cage, usable[0][0])
             sum_choice.append({usable[0][0]: 1})
+            chosen_totals.append(usable[0][0])
+            continue
+        if len({option_cost(o, p) for _, p in usable}) == 1:
+            # A sum not read at all: every value costs the same, so one integer will do
+            # (45 choice literals would only slow the search).
+            total = m.new_int_var_from_domain(
+                cp_model.Domain.from_values([s for s, _ in usable]), f"sum{k}")
+            model.add_cage(cage, total)
+            sum_choice.append(total)
+            chosen_totals.append(total)
             continue
         choice = {s: m.new_bool_var(f"sum{k}_{s}") for s, _ in usable}
         m.add_exactly_one(choice.values())
         for s, p in usable:
             cost.append(option_cost(o, p) * choice[s])
-        model.add_cage(cage, sum(s * z for s, z in choice.items()))
+        total = sum(s * z for s, z in choice.items())
+        model.add_cage(cage, total)
         sum_choice.append(choice)
+        chosen_totals.append(total)
+    if cages and sum(len(cage) for cage in cages) == geo.cells:
+        # Redundant but strong: the cages share out every digit n times. With it one
+        # unread or doubtful sum follows from the others without search.
+        m.add(sum(chosen_totals) == n * n * (n + 1) // 2)
     m.minimize(sum(cost))
 
     best_score = None
@@ -236,7 +291,8 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
             break
         values = [next((v for v, z in ch.items() if solver.value(z)), o.best) if ch else o.best
                   for ch, o in zip(cell_choice, cells, strict=True)]
-        totals = [next(s for s, z in ch.items() if isinstance(z, int) or solver.value(z))
+        totals = [solver.value(ch) if not isinstance(ch, dict) else
+                  next(s for s, z in ch.items() if isinstance(z, int) or solver.value(z))
                   for ch in sum_choice]
         s = score(values, totals)
         if best_score is None:
@@ -257,6 +313,12 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         for cage, ch in zip(cages, sum_choice, strict=True):
             t1 = sum(s1[i // n][i % n] for i in cage)
             t2 = sum(s2[i // n][i % n] for i in cage)
+            if not isinstance(ch, dict):
+                if t1 == t2:
+                    differs = m.new_bool_var("")
+                    m.add(ch != t1).only_enforce_if(differs)
+                    breaking.append(differs)
+                continue
             breaking += [z for t, z in ch.items() if not isinstance(z, int) and
                          (t != t1 or t != t2)]
         if not breaking:
@@ -392,20 +454,25 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
         best_cells_lp = argmax_log_prob(cells, [])
         best_sum_lp = sum(log_prob(o, o.best) for o in by_cell.values())
         outcome, layout, sums = None, None, []
+        layout_deadline = deadline
         for lp, flipped, cages, heads in layouts:
             if outcome is not None and not isinstance(outcome, str) and \
                     lp + best_cells_lp + best_sum_lp <= outcome.log_prob:
                 break  # no later layout can beat what was found
-            if time.perf_counter() >= deadline:
+            if time.perf_counter() >= layout_deadline:
                 break
             these_sums = [by_cell[divmod(h, n)] for h in heads]
-            found = repair_grid(geo, cells, cages, these_sums, deadline)
+            found = repair_grid(geo, cells, cages, these_sums, layout_deadline)
             if found is None or isinstance(found, str):
                 outcome = outcome or found
                 continue
             found.log_prob += lp
             if outcome is None or isinstance(outcome, str) or better(found, outcome):
                 outcome, layout, sums = found, (flipped, cages, walls), these_sums
+            if outcome.answer.verdict == "unique" and layout_deadline == deadline:
+                # Less likely wall layouts rarely beat a unique answer: they get a short
+                # extra time, not the whole limit.
+                layout_deadline = min(deadline, time.perf_counter() + EXTRA_LAYOUT_SECONDS)
     return build_result(reading, geo, cells, sums, layout, outcome, started)
 
 

@@ -95,6 +95,33 @@ def test_repair_finds_a_sum_read_as_unknown(readings):
     assert result.solution == solution
 
 
+def test_repair_finds_several_sums_read_as_unknown_quickly(readings):
+    # Photos lose whole sums: six unread ones follow from the rest of the puzzle (the cage
+    # sums total 405) well within a short time limit.
+    reading, _, solution, info = readings[("app", 22)]
+    unknown = [{"value": v, "prob": 1 / 45} for v in range(1, 46)]
+    for cell in sorted(info["sums"])[::3][:6]:
+        reading = _with_sum(reading, cell, unknown)
+    result = solve_reading(reading, time_limit=3.0)
+    assert result.solution == solution
+    assert result.verdict == "unique"
+
+
+def test_repair_fixes_a_misread_sum_beside_an_unread_one(readings):
+    reading, _, solution, info = readings[("print", 27)]
+    cells = sorted(c for c, s in info["sums"].items() if s >= 10)
+    misread, unread = cells[0], cells[-1]
+    true_sum = info["sums"][misread]
+    wrong = true_sum + 10 if true_sum + 10 <= 45 else true_sum - 10  # a lost or added '1'
+    reading = _with_sum(reading, misread, [{"value": wrong, "prob": 0.9},
+                                           {"value": true_sum, "prob": 0.1}])
+    reading = _with_sum(reading, unread, [{"value": v, "prob": 1 / 45} for v in range(1, 46)])
+    result = solve_reading(reading, time_limit=3.0)
+    assert result.solution == solution
+    assert ("cage_sum", misread, wrong, true_sum) in [
+        (s.what, (s.row, s.col), s.read, s.chosen) for s in result.suspects]
+
+
 def test_repair_flips_a_doubtful_wall(readings):
     reading, _, solution, info = readings[("colour", 25)]
     truth = np.asarray(info["walls_right"])

@@ -1,0 +1,67 @@
+"""Finding a cage sum's digits in a cell's corner: outline pieces, faint print, wide glyphs."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.recognizer.sums import SUM_CELL, Glyph, corner_glyphs, digit_width, pair_prior
+
+P = SUM_CELL
+
+
+def _text(cell: np.ndarray, text: str, x: int, bottom: int, darkness: float,
+          scale: float = 0.6) -> tuple[int, int]:
+    """Draw `text` into an ink cell (1 = darkest); returns its (top, height)."""
+    layer = np.zeros_like(cell)
+    cv2.putText(layer, text, (x, bottom), cv2.FONT_HERSHEY_SIMPLEX, scale, 1.0, 2,
+                cv2.LINE_AA)
+    rows = np.flatnonzero(layer.max(axis=1) > 0.5)
+    np.maximum(cell, layer * darkness, out=cell)
+    return int(rows[0]), int(rows[-1] - rows[0] + 1)
+
+
+def _dotted_outline(cell: np.ndarray, x0: int, y: int, darkness: float = 0.9) -> None:
+    """Square dots of a cage outline along the top, then down the right side."""
+    for x in range(x0, int(0.85 * P), 9):
+        cell[y:y + 5, x:x + 5] = darkness
+    for yy in range(y, int(0.85 * P), 9):
+        cell[yy:yy + 5, int(0.85 * P):int(0.85 * P) + 5] = darkness
+
+
+def test_an_outline_dot_beside_a_number_is_not_a_second_digit():
+    cell = np.zeros((P, P), np.float32)
+    top, height = _text(cell, "3", 10, 26, 1.0)
+    # The outline's first dot: shorter than the digits and higher, overlapping their top.
+    dot_h = int(0.6 * height)
+    cell[top - 4:top - 4 + dot_h, 26:33] = 1.0
+    _dotted_outline(cell, 38, top - 4)
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1
+    assert glyphs[0].x < 20 and glyphs[0].h >= height - 2
+
+
+def test_faint_print_beside_a_dark_outline_keeps_both_digits():
+    cell = np.zeros((P, P), np.float32)
+    _text(cell, "23", 8, 26, 1.0)
+    # A photographed grey print: blurred, and its darkest ink far lighter than the lines.
+    cell = cv2.GaussianBlur(cell, (0, 0), 1.2)
+    cell *= 0.35 / cell.max()
+    _dotted_outline(cell, 40, 6)
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 2
+    assert glyphs[0].x < glyphs[1].x < 35
+
+
+def _glyph(w: int, h: int = 20) -> Glyph:
+    return Glyph(0, 0, w, h, np.ones((h, w), np.float32))
+
+
+def test_a_glyph_as_wide_as_the_grids_digits_is_one_digit():
+    found = {(0, 0): [_glyph(11), _glyph(12)], (0, 3): [_glyph(4), _glyph(12)],
+             (2, 2): [_glyph(12), _glyph(11)]}
+    width = digit_width(found)
+    assert abs(width - 0.575) < 0.03  # the narrow '1' does not count
+    assert pair_prior(_glyph(13), width) < 0.05  # a wide bold 7, not '17'
+    assert pair_prior(_glyph(19), width) > 0.9  # a '1' and a digit touching
+    assert pair_prior(_glyph(13), None) == 0.5  # no evidence either way
