@@ -148,8 +148,30 @@ def table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def reliability_plot(results: list[dict], path: Path) -> None:
-    import matplotlib
+CONFIDENCE_BINS = (0.0, 0.5, 0.7, 0.9, 0.99, 1.0001)
+
+
+def misread_confidences(results: list[dict]) -> str:
+    """How many misreads fall in each confidence band, per set: a misread at p >= 0.9 is
+    the kind the solver's repair cannot catch."""
+    bands = [f"{lo:.2f}-{min(hi, 1):.2f}" for lo, hi in zip(CONFIDENCE_BINS[:-1],
+                                                            CONFIDENCE_BINS[1:], strict=True)]
+    lines = ["| set | misreads | " + " | ".join(f"p {b}" for b in bands) + " |",
+             "|" + "---|" * (len(bands) + 2)]
+    for r in results:
+        wrong = r["probs"].argmax(1) != r["labels"]
+        counts, _ = np.histogram(r["probs"].max(1)[wrong], bins=CONFIDENCE_BINS)
+        lines.append(f"| {r['set']} | {int(wrong.sum())} | "
+                     + " | ".join(str(int(c)) for c in counts) + " |")
+    return "\n".join(lines)
+
+
+def reliability_plot(results: list[dict], path: Path) -> bool:
+    """Write the plot; False when matplotlib is not installed."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -176,6 +198,7 @@ def reliability_plot(results: list[dict], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+    return True
 
 
 def main() -> None:
@@ -185,6 +208,8 @@ def main() -> None:
     default_photos = ROOT.parent / "shared" / "data" / "sudoku_photos_dev"
     parser.add_argument("--photos", type=Path, default=default_photos,
                         help="folder of labelled photos (.jpg + .dat)")
+    parser.add_argument("--seed", type=int, default=700_000,
+                        help="first seed of the synthetic sets (each set adds 1000)")
     parser.add_argument("--verbose", action="store_true", help="list every misread cell")
     parser.add_argument("--kind", default="auto", choices=["auto", "sudoku", "classic"],
                         help="the kind sent with every picture (all of them are classic); "
@@ -193,7 +218,7 @@ def main() -> None:
     count = 10 if args.quick else args.count
 
     print("gridsight recognition benchmark")
-    results = [run(name, synthetic_set(name, count, 700_000 + 1000 * i), args.kind)
+    results = [run(name, synthetic_set(name, count, args.seed + 1000 * i), args.kind)
                for i, name in enumerate(["screenshot", "flat photo", "curved photo"])]
     photos_note = ""
     if args.photos.is_dir():
@@ -202,7 +227,7 @@ def main() -> None:
         photos_note = CREDIT
     else:
         photos_note = f"(no labelled photos at {args.photos})"
-    text = table(results)
+    text = table(results) + "\n\nMisreads by confidence:\n\n" + misread_confidences(results)
     solver_note = ("solved after repair: services.solver.solve_reading's puzzle equals the "
                    "labels" if solve_reading else "solver not importable: column skipped")
     header = f"# Recognition benchmark\n\n{photos_note}\n\n{solver_note}\n"
@@ -213,8 +238,9 @@ def main() -> None:
             print(f"  {r['set']}: {line}")
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "recognition.md").write_text(header + "\n" + text + "\n")
-    reliability_plot(results, OUT / "reliability.png")
-    print(f"\nwrote {OUT / 'recognition.md'} and {OUT / 'reliability.png'}")
+    plotted = reliability_plot(results, OUT / "reliability.png")
+    print(f"\nwrote {OUT / 'recognition.md'}"
+          + (f" and {OUT / 'reliability.png'}" if plotted else " (no matplotlib: no plot)"))
 
 
 if __name__ == "__main__":

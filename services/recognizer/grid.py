@@ -14,6 +14,9 @@ from services.recognizer.errors import RecognitionError
 
 SCORE_CELL = 16  # pixels per cell when scoring a candidate
 MIN_SCORE = 0.3  # below this no candidate looks like a grid
+# Faint thin lines and large digits score a real grid this low; such an outline counts
+# only when its traced lines prove to lie on ink (see pipeline.locate).
+WEAK_SCORE = 0.1
 
 
 def binarize(gray: np.ndarray) -> np.ndarray:
@@ -96,8 +99,9 @@ NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus
            "four corners in the picture")
 
 
-def rank_grids(gray: np.ndarray, binary: np.ndarray | None = None) -> list[np.ndarray]:
-    """Outlines that look like a grid (corners TL, TR, BR, BL), the most grid-like first."""
+def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
+                 min_score: float = MIN_SCORE) -> list[tuple[float, np.ndarray]]:
+    """(score, outline) pairs scoring at least `min_score`, the most grid-like first."""
     binary = binarize(gray) if binary is None else binary
     area = float(gray.shape[0] * gray.shape[1])
     scored = []
@@ -107,10 +111,15 @@ def rank_grids(gray: np.ndarray, binary: np.ndarray | None = None) -> list[np.nd
         score = grid_score(binary, quad)
         # Among outlines that fit equally well, prefer the larger (the whole grid, not a box).
         score += 0.05 * np.sqrt(cv2.contourArea(quad) / area)
-        if score >= MIN_SCORE:
+        if score >= min_score:
             scored.append((score, quad))
     scored.sort(key=lambda item: -item[0])
-    return [quad for _, quad in scored]
+    return scored
+
+
+def rank_grids(gray: np.ndarray, binary: np.ndarray | None = None) -> list[np.ndarray]:
+    """Outlines that look like a grid (corners TL, TR, BR, BL), the most grid-like first."""
+    return [quad for _, quad in scored_grids(gray, binary)]
 
 
 def find_grid(gray: np.ndarray, binary: np.ndarray | None = None) -> np.ndarray:

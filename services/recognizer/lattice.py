@@ -109,13 +109,34 @@ def _trace(mask: np.ndarray, predicted: np.ndarray, along: np.ndarray,
     ok = ~np.isnan(found)
     if ok.sum() < 0.35 * count:
         return None
-    x, y = along[ok].astype(float), found[ok]
+    x, offsets = along[ok].astype(float), found[ok] - predicted[ok]
+    if track:
+        return predicted + _robust_fit(x, offsets, along, 2 if ok.sum() > 8 else 1)
+    # An inner line's samples all lie within `window` of its prediction, so a curve that
+    # leaves that band was bent by a few stray samples (digit strokes, or one end with
+    # no samples), not by the line: fall back to a stiffer fit.
+    for degree in (2, 1, 0) if _covers_thirds(x, along) else (1, 0):
+        offset = _robust_fit(x, offsets, along, degree)
+        if np.abs(offset).max() <= window:
+            return predicted + offset
+    return None
+
+
+def _covers_thirds(x: np.ndarray, along: np.ndarray) -> bool:
+    """Whether samples lie in each third of the line: only then can a bend be told."""
+    thirds = np.linspace(along[0], along[-1], 4)
+    return all(((x >= a) & (x <= b)).sum() >= 2 for a, b in zip(thirds[:-1], thirds[1:],
+                                                                  strict=True))
+
+
+def _robust_fit(x: np.ndarray, y: np.ndarray, along: np.ndarray, degree: int) -> np.ndarray:
+    """A polynomial through (x, y) at every `along`, dropping samples that stray from it."""
     keep = np.ones(len(x), bool)
-    for _ in range(3):  # a gentle curve, dropping samples that stray from it
-        coef = np.polyfit(x[keep], y[keep], 2 if keep.sum() > 8 else 1)
+    for _ in range(3):
+        coef = np.polyfit(x[keep], y[keep], degree)
         resid = np.abs(np.polyval(coef, x) - y)
         new_keep = resid < max(1.5, 3 * np.median(resid[keep]))
-        if new_keep.sum() < 0.3 * count or (new_keep == keep).all():
+        if new_keep.sum() < 0.3 * len(along) or (new_keep == keep).all():
             break
         keep = new_keep
     return np.polyval(coef, along.astype(float))

@@ -12,7 +12,7 @@ from services.recognizer.cells import read_grid_cells, straighten
 from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode
 from services.recognizer.errors import RecognitionError
-from services.recognizer.grid import NO_GRID, binarize, rank_grids
+from services.recognizer.grid import MIN_SCORE, NO_GRID, WEAK_SCORE, binarize, scored_grids
 from services.recognizer.killer import killer_cells, read_killer, reading_fields
 from services.recognizer.kind import decide, killer_probability
 from services.recognizer.lattice import lattice_fit, trace_lattice
@@ -28,6 +28,7 @@ PAD = 8  # paper-coloured frame, so a grid drawn to the picture's edge still has
 
 
 GOOD_FIT = 0.85  # a lattice this well on the lines is taken without trying other outlines
+OUTLINES_TRIED = 4  # per framing, best-scoring first
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -36,7 +37,9 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Outlines are tried best-scoring first, as the picture is and then inside a
     paper-coloured frame (a grid drawn to the picture's edge has no closed outline
     otherwise). An outline counts only when its four sides are traced along ink; among
-    those, the lattice lying best on the picture's lines wins.
+    those, the lattice lying best on the picture's lines wins. A weakly scored outline
+    (faint lines, crowded digits) counts only when its lattice lies well on the lines:
+    otherwise the sheet of paper around such a grid would win.
     """
     seen_any = False
     best, best_fit = None, -1.0
@@ -44,12 +47,14 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         framed = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                     value=int(np.median(gray))) if pad else gray
         binary = binarize(framed)
-        for corners in rank_grids(framed, binary)[:3]:
-            seen_any = True
+        for score, corners in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
+            seen_any |= score >= MIN_SCORE
             lattice, rows, cols = trace_lattice(binary, corners, SIZE)
             if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
                 continue
             fit = lattice_fit(binary, lattice)
+            if score < MIN_SCORE and fit < GOOD_FIT:
+                continue
             if fit > best_fit:
                 best, best_fit = (corners - pad, lattice - pad), fit
             if fit >= GOOD_FIT:
