@@ -58,10 +58,12 @@ def baseline_rate(samples: list[tuple[bytes, list[list[int]]]]) -> float:
     from services.recognizer import recognize
     from services.solver import solve_reading
 
+    solve_reading(recognize(samples[0][0], "auto"))  # models loaded, first CP-SAT model
     started = time.perf_counter()
-    for data, _ in samples:
-        solve_reading(recognize(data, "auto"))
-    return len(samples) / (time.perf_counter() - started)
+    for _ in range(2):
+        for data, _ in samples:
+            solve_reading(recognize(data, "auto"))
+    return 2 * len(samples) / (time.perf_counter() - started)
 
 
 async def run_load(base: str, samples, jobs: int, clients: int, kill,
