@@ -78,7 +78,9 @@ LARGE_DIGIT = 0.4  # a given's height as a share of the cell; cage sums are smal
 # Taller than this is not a digit but ink joined along the cell, such as a dotted cage
 # outline with its sum, which the digit model can take for a 1.
 TALLEST_DIGIT = 0.8
-CENTRED = 0.12  # a given's box centre lies this close to the cell's centre
+# A given's box centre lies this close to the cell's centre, across and down (many fonts
+# sit high or low in their cells; a cage sum sits in the top-left corner).
+CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
 UPRIGHT = 1.15
 
 
@@ -93,7 +95,8 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int]:
     features, boxes = read_grid_cells(straighten(gray, lattice), SIZE)
     probs = load_model().predict_proba(features).reshape(SIZE, SIZE, -1)
     x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
-    centred = (np.abs((x0 + x1) / 2 - 0.5) < CENTRED) & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED)
+    centred = ((np.abs((x0 + x1) / 2 - 0.5) < CENTRED_ACROSS)
+               & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED_DOWN))
     upright = (y1 - y0) >= UPRIGHT * (x1 - x0)  # digits are taller than wide; cage boxes not
     height = y1 - y0
     given = ((1.0 - probs[..., 0] > 0.9) & (height >= LARGE_DIGIT) & (height <= TALLEST_DIGIT)
