@@ -89,6 +89,8 @@ def test_finished_and_queued_jobs_survive_a_redis_restart(persistent_stack):
     server.stop()
     assert http.get("/healthz").status_code == 503  # says so instead of hanging
     assert http.get(f"/v1/jobs/{done_id}").status_code == 503  # not a 500
+    refused = http.post("/v1/jobs", content=second, headers={"content-type": "text/plain"})
+    assert refused.status_code == 503 and refused.headers["retry-after"]
     server.start()
 
     finished = http.get(f"/v1/jobs/{done_id}").json()

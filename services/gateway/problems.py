@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import redis
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -49,6 +50,14 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem_response(
             Problem(status=422, title="Invalid request", detail=detail, errors=errors)
         )
+
+    @app.exception_handler(redis.RedisError)
+    async def on_job_store_down(_: Request, exc: redis.RedisError):
+        # Redis restarting or unreachable: the client may simply try again.
+        return problem_response(
+            Problem(status=503, title="Job store unavailable",
+                    detail="the job store did not answer; try again shortly"),
+            headers={"Retry-After": "2"})
 
     @app.exception_handler(Exception)
     async def on_unexpected(_: Request, exc: Exception):

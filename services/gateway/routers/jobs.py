@@ -8,7 +8,6 @@ import logging
 import warnings
 from typing import Annotated
 
-import redis
 from celery import chain
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from PIL import Image, UnidentifiedImageError
@@ -224,10 +223,6 @@ async def read_job(job_id: JobId, wait: float = Query(
     except JobNotFound as exc:
         raise ProblemError(404, "Job not found",
                            f"no job {job_id!r}; jobs expire after a while") from exc
-    except redis.RedisError as exc:
-        raise ProblemError(503, "Job store unavailable",
-                           "the job store did not answer; try again shortly",
-                           headers={"Retry-After": "2"}) from exc
 
 
 @router.get("/{job_id}/image", responses=PROBLEM_RESPONSES | {
