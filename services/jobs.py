@@ -54,14 +54,10 @@ class JobStore:
         return job
 
     def get(self, job_id: str) -> Job:
-        return Job.model_validate_json(self.get_json(job_id))
-
-    def get_json(self, job_id: str) -> bytes:
-        """The job document as stored: already valid, so polling need not parse it."""
         raw = self.redis.get(job_key(job_id))
         if raw is None:
             raise JobNotFound(job_id)
-        return raw
+        return Job.model_validate_json(raw)
 
     def image(self, job_id: str) -> bytes:
         raw = self.redis.get(image_key(job_id))
