@@ -32,6 +32,8 @@ SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
 GRID_TOTAL = SIZE * SIZE * (SIZE + 1) // 2  # 405
 BALANCE = 3.0  # boost of a sum alternative that makes the total right
 UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
+GAP_GUESS = 0.01  # share of a sum's doubt given to the value that would make the total right
+MAX_CAGE_SUM = SIZE * (SIZE + 1) // 2  # 45
 
 
 @dataclass
@@ -178,7 +180,9 @@ def balanced_sums(sums: list[CageSumReading]) -> list[CageSumReading]:
 
     The cages of a 9x9 killer hold every digit nine times: 405. If the most probable sums
     miss that by some amount, a sum whose runner-up differs by exactly that amount becomes
-    BALANCE times as likely as before (the solver still decides).
+    BALANCE times as likely as before (the solver still decides). A sum without such an
+    alternative gets it, as likely as GAP_GUESS of its doubt: a digit lost in a photo
+    can leave the true value out of the candidates altogether.
     """
     if not sums or any(len(s.candidates) >= 45 for s in sums):
         return sums  # a sum not read at all: the total says nothing yet
@@ -188,11 +192,15 @@ def balanced_sums(sums: list[CageSumReading]) -> list[CageSumReading]:
     out = []
     for s in sums:
         want = s.candidates[0].value + gap
-        if not any(c.value == want for c in s.candidates[1:]):
-            out.append(s)
-            continue
+        candidates = s.candidates
+        if not any(c.value == want for c in candidates[1:]):
+            if not 1 <= want <= MAX_CAGE_SUM:
+                out.append(s)
+                continue
+            doubt = GAP_GUESS * (1 - candidates[0].prob)
+            candidates = [*candidates, SumCandidate(value=want, prob=doubt / BALANCE)]
         weighted = [(c.value, c.prob * (BALANCE if c.value == want else 1.0))
-                    for c in s.candidates]
+                    for c in candidates]
         total = sum(p for _, p in weighted)
         weighted.sort(key=lambda vp: -vp[1])
         out.append(CageSumReading(cell=s.cell, candidates=[

@@ -62,6 +62,7 @@ WALL_FLIP_CANDIDATES = 10
 EXTRA_LAYOUT_SECONDS = 1.5  # search time for other wall layouts once one gives a unique answer
 COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
 LOG_FLOOR = 1e-9
+UNLISTED_SUM_PROB = 1e-5  # a cage sum none of the read candidates (the last resort)
 
 
 @dataclass
@@ -199,11 +200,22 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half)
         if isinstance(found, Outcome) and found.answer.verdict == "unique":
             return found
-    return repair_on_layout(geo, cells, cages, sums, deadline)
+    found = repair_on_layout(geo, cells, cages, sums, deadline)
+    if found is not None:
+        return found
+    # No read candidate of some sum works: it may be something else entirely. Likely
+    # cell readings first again.
+    half = time.perf_counter() + (deadline - time.perf_counter()) / 2
+    found = repair_on_layout(geo, narrowed(cells, FIRST_TRY_PROBS[0]), cages,
+                             narrowed(sums, FIRST_TRY_PROBS[0]), half, unlisted=True)
+    if isinstance(found, Outcome) and found.answer.verdict == "unique":
+        return found
+    return repair_on_layout(geo, cells, cages, sums, deadline, unlisted=True) or found
 
 
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
-                     sums: list[Options], deadline: float) -> Outcome | None | str:
+                     sums: list[Options], deadline: float,
+                     unlisted: bool = False) -> Outcome | None | str:
     """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`.
 
     Returns an Outcome, None when no reading within the options is solvable, or "unknown"
@@ -248,38 +260,29 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
                 m.add_implication(choice[v], model.lit(i, v))
             cost.append(option_cost(o, p) * choice[v])
         cell_choice.append(choice)
-    sum_choice: list[dict[int, cp_model.IntVar] | cp_model.IntVar] = []
-    chosen_totals = []
-    for k, (cage, o) in enumerate(zip(cages, sums, strict=True)):
-        usable = [(s, p) for s, p in o.values if reachable(n, len(cage), s)]
-        if not usable:
+    sum_choice: list[dict[int, list]] = []
+    for cage, o in zip(cages, sums, strict=True):
+        costs = {s: option_cost(o, p) for s, p in o.values if reachable(n, len(cage), s)}
+        if unlisted and not o.fixed:
+            # The true sum may be none of those read: any other value, at a high cost.
+            far = option_cost(o, UNLISTED_SUM_PROB)
+            costs |= {s: far for s in range(1, n * (n + 1) // 2 + 1)
+                      if s not in costs and reachable(n, len(cage), s)}
+        if not costs:
             return fallback
-        if len(usable) == 1:
-            model.add_cage(cage, usable[0][0])
-            sum_choice.append({usable[0][0]: 1})
-            chosen_totals.append(usable[0][0])
-            continue
-        if len({option_cost(o, p) for _, p in usable}) == 1:
-            # A sum not read at all: every value costs the same, so one integer will do
-            # (45 choice literals would only slow the search).
-            total = m.new_int_var_from_domain(
-                cp_model.Domain.from_values([s for s, _ in usable]), f"sum{k}")
-            model.add_cage(cage, total)
-            sum_choice.append(total)
-            chosen_totals.append(total)
-            continue
-        choice = {s: m.new_bool_var(f"sum{k}_{s}") for s, _ in usable}
-        m.add_exactly_one(choice.values())
-        for s, p in usable:
-            cost.append(option_cost(o, p) * choice[s])
-        total = sum(s * z for s, z in choice.items())
-        model.add_cage(cage, total)
+        choice = model.add_cage_choice(cage, costs)
+        if choice is None:  # too many digit sets to list (big grids): a sum over a choice
+            choice = {s: [m.new_bool_var("")] for s in costs}
+            m.add_exactly_one(z for zs in choice.values() for z in zs)
+            model.add_cage(cage, sum(s * zs[0] for s, zs in choice.items()))
+        for s, zs in choice.items():
+            cost += [costs[s] * z for z in zs if costs[s]]
         sum_choice.append(choice)
-        chosen_totals.append(total)
     if cages and sum(len(cage) for cage in cages) == geo.cells:
         # Redundant but strong: the cages share out every digit n times. With it one
         # unread or doubtful sum follows from the others without search.
-        m.add(sum(chosen_totals) == n * n * (n + 1) // 2)
+        m.add(sum(s * z for ch in sum_choice for s, zs in ch.items() for z in zs)
+              == n * n * (n + 1) // 2)
     m.minimize(sum(cost))
 
     best_score = None
@@ -291,8 +294,8 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
             break
         values = [next((v for v, z in ch.items() if solver.value(z)), o.best) if ch else o.best
                   for ch, o in zip(cell_choice, cells, strict=True)]
-        totals = [solver.value(ch) if not isinstance(ch, dict) else
-                  next(s for s, z in ch.items() if isinstance(z, int) or solver.value(z))
+        totals = [next(s for s, zs in ch.items()
+                       if any(isinstance(z, int) or solver.value(z) for z in zs))
                   for ch in sum_choice]
         s = score(values, totals)
         if best_score is None:
@@ -313,14 +316,8 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
         for cage, ch in zip(cages, sum_choice, strict=True):
             t1 = sum(s1[i // n][i % n] for i in cage)
             t2 = sum(s2[i // n][i % n] for i in cage)
-            if not isinstance(ch, dict):
-                if t1 == t2:
-                    differs = m.new_bool_var("")
-                    m.add(ch != t1).only_enforce_if(differs)
-                    breaking.append(differs)
-                continue
-            breaking += [z for t, z in ch.items() if not isinstance(z, int) and
-                         (t != t1 or t != t2)]
+            breaking += [z for t, zs in ch.items() for z in zs if not isinstance(z, int)
+                         and (t != t1 or t != t2)]
         if not breaking:
             break
         m.add_bool_or(breaking)

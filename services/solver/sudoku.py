@@ -16,7 +16,7 @@ from functools import lru_cache
 from ortools.sat.python import cp_model
 
 from services.contracts import Verdict
-from services.solver.cages import MAX_DIGIT_SETS, digit_sets, region_sums
+from services.solver.cages import MAX_DIGIT_SETS, digit_sets, reachable, region_sums
 from services.solver.cpsat import CpModel
 from services.solver.grid import Geometry
 from services.solver.propagate import (
@@ -222,15 +222,44 @@ class OneHotModel:
             self.require(sum(self.lit(i, d) for i in cells) <= 1)
         self.require(sum(self.value_expr(i) for i in cells) == total)
 
-    def _add_digit_sets(self, cells: CageCells, sets: list[int]) -> None:
-        """The cage holds one of the digit sets: d appears once iff the chosen set has d."""
+    def add_cage_choice(self, cells: CageCells, totals) -> dict[int, list] | None:
+        """The cage holds one digit set whose sum is one of `totals`, for repair.
+
+        Returns {total: the literals of its digit sets} (exactly one literal of all holds),
+        or None when the sets are too many to list: the caller then adds a sum constraint.
+        Counting digits per set propagates far better than a linear sum over a choice.
+        """
+        n = self.geo.size
+        union = 0
+        for i in cells:
+            union |= self.cands[i]
+        by_total = {t: [s for s in digit_sets(n, len(cells), t) if s & union == s]
+                    for t in totals}
+        by_total = {t: sets for t, sets in by_total.items() if sets}
+        sets = [s for group in by_total.values() for s in group]
+        if len(sets) > MAX_DIGIT_SETS or any(not digit_sets(n, len(cells), t) for t in totals
+                                             if reachable(n, len(cells), t)):
+            return None
+        if not sets:
+            self.model.add_bool_or([])  # no listed total fits the cage
+            return {}
+        choices = self._add_digit_sets(cells, sets)
+        out, k = {}, 0
+        for t, group in by_total.items():
+            out[t] = choices[k:k + len(group)]
+            k += len(group)
+        return out
+
+    def _add_digit_sets(self, cells: CageCells, sets: list[int]) -> list:
+        """The cage holds one of the digit sets: d appears once iff the chosen set has d.
+        Returns each set's literal (the constant 1 for a single set)."""
         used = 0
         for s in sets:
             used |= s
         if len(sets) == 1:
             for d in digits(used):
                 self.require_exactly_one([self.lit(i, d) for i in cells])
-            return
+            return [1]
         choices = [self.model.new_bool_var("") for _ in sets]
         self.model.add_exactly_one(choices)
         for d in digits(used):
@@ -243,6 +272,7 @@ class OneHotModel:
         for i in cells:
             for d in digits(self.cands[i] & ~used):
                 self.require(self.lit(i, d) == 0)
+        return choices
 
     def _count_as_clauses(self, lits: list, having: list) -> None:
         """sum(lits) == sum(having), where at most one of having holds, as clauses: the

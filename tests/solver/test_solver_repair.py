@@ -132,6 +132,27 @@ def test_killer_cage_sums_and_walls_are_repaired(seed, bad_sums, bad_walls):
     assert result.status == ("solved" if not expected else "needs_review")
 
 
+@pytest.mark.parametrize("seed", [11, 12])
+def test_a_cage_sum_none_of_whose_candidates_is_true_is_found(seed):
+    """The true sum is not among the read candidates (a digit lost in a photo), and a
+    second sum is misread too, so the grid total cannot pin the first down alone."""
+    rng = random.Random(seed)
+    puzzle, truth = make_killer(rng, 9)
+    reading, _ = killer_reading(puzzle)
+    first, second = rng.sample(range(len(reading.cage_sums)), 2)
+    s = reading.cage_sums[first]
+    reading.cage_sums[first] = CageSumReading(cell=s.cell, candidates=[
+        SumCandidate(value=v, prob=p) for v, p in ((45, 0.5), (0, 0.3), (44, 0.2))])
+    t = reading.cage_sums[second]
+    right = t.candidates[0].value
+    reading.cage_sums[second] = CageSumReading(cell=t.cell, candidates=[
+        SumCandidate(value=right + 1, prob=0.7), SumCandidate(value=right, prob=0.3)])
+    result = solve_reading(reading)
+    assert result.solution == truth and result.verdict == "unique"
+    assert {(x.what, x.row, x.col) for x in result.suspects} == {("cage_sum", *s.cell),
+                                                                 ("cage_sum", *t.cell)}
+
+
 def test_killer_reading_without_walls_is_refused():
     puzzle, _ = make_killer(random.Random(1), 4)
     reading, _ = killer_reading(puzzle)
