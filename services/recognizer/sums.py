@@ -84,8 +84,8 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
     # least STROKE_SHARE as dark as the darkest ink nearby (never more than 0.25 needed).
     k = max(3, int(0.1 * p)) | 1
     nearby = cv2.dilate(region, np.ones((k, k), np.uint8))
-    strokes = (region >= np.minimum(0.25, STROKE_SHARE * nearby)).astype(np.uint8)
-    strokes[region < FAINTEST] = 0
+    threshold = np.maximum(np.minimum(0.25, STROKE_SHARE * nearby), FAINTEST)
+    strokes = _rejoined(region >= threshold, region >= np.maximum(0.5 * threshold, FAINTEST), p)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     peak = np.zeros(count, np.float32)
     np.maximum.at(peak, labels.ravel(), region.ravel())
@@ -136,6 +136,37 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
         end += 1
     chosen = line[start:end + 1][:2]
     return [_trimmed(region * (labels == i), x, y, w, h) for x, y, w, h, i, _ in chosen]
+
+
+def _rejoined(strong: np.ndarray, weak: np.ndarray, p: int) -> np.ndarray:
+    """The stroke mask, with a digit broken at a hairline put back together.
+
+    Small serif digits have hairlines fainter than the stroke threshold ('2's diagonal):
+    the digit falls into a top piece and a foot. Where, right under a piece, another one
+    starts within two pixels and spans half its width or more, and fainter ink bridges
+    every row between them, the bridge joins them (the foot may already touch the next
+    digit; the pair cut below separates the two digits again).
+    """
+    mask = strong.astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for a in range(1, count):
+        x, y, w, h, _ = stats[a]
+        if not 0.08 * p <= h <= 0.42 * p:
+            continue
+        below = labels[y + h:y + h + 3, x:x + w]
+        hits = below[(below > 0) & (below != a)]
+        if hits.size == 0:
+            continue
+        b = np.bincount(hits).argmax()
+        if stats[b][1] + stats[b][3] - y > 0.42 * p:
+            continue  # the piece below reaches too far down for one line of text
+        if (below == b).any(axis=0).sum() < 0.5 * w:
+            continue  # a foot spans the digit; a dash of the outline below does not
+        rows = np.flatnonzero((below == b).any(axis=1))
+        bridge = weak[y + h - 1:y + h + int(rows[0]) + 1, x:x + w]
+        if bridge.any(axis=1).all():
+            mask[y + h - 1:y + h + int(rows[0]) + 1, x:x + w] |= bridge.astype(np.uint8)
+    return mask
 
 
 def _cut_column(mask: np.ndarray) -> int:

@@ -8,12 +8,12 @@ solution, preferring one whose solution is unique:
 1. The argmax reading is solved first; when it is unique nothing else runs.
 2. Otherwise one CP-SAT model holds both the reading and the solution: each cell
    chooses one read value (weighted by its log-probability), a digit read forces that
-   digit in the solution, and each cage chooses one of its sum candidates. Minimising
-   the log-probability lost gives the most probable solvable reading. A sum not read at
-   all (its candidates equally likely) is one integer variable, and the cage sums must
-   add up to the grid's total (405 for 9x9), so unread sums follow from the others.
-   For killer grids the model is first built from the likelier readings only
-   (FIRST_TRY_PROBS).
+   digit in the solution, and each cage chooses one digit set whose sum is one of its
+   sum candidates (weighted likewise). Minimising the log-probability lost gives the
+   most probable solvable reading. The cage sums must add up to the grid's total (405
+   for 9x9), so a sum not read at all follows from the others. For killer grids the
+   model is first built from the likelier readings only, and as a last resort a sum may
+   take a value none of its candidates has (KILLER_STAGES).
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
@@ -54,7 +54,8 @@ from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
 PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
-FIRST_TRY_PROBS = (0.01, 0.001)  # readings at least this likely are tried on their own first
+# Killer repair stages: (readings at least this likely, a sum may take an unread value).
+KILLER_STAGES = ((0.01, False), (0.001, False), (0.001, True), (0.0, False), (0.0, True))
 UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
 MAX_UNIQUE_TRIES = 8
@@ -183,34 +184,35 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
     """The most probable solvable reading on a fixed cage layout, likely readings first.
 
     For killer cages: many barely possible alternatives (a digit at 1e-4) make the
-    search far slower, and the answer rarely needs them. Only readings at least as likely
-    as each of FIRST_TRY_PROBS are tried first, each time with at most half the time left,
-    and all of them only when those give no unique answer.
+    search far slower, and the answer rarely needs them. The KILLER_STAGES run in turn,
+    each but the last with at most half the time left, until one gives a unique answer.
+    Stages that let a sum take a value none of its candidates has run only while no
+    solvable reading has been found.
     """
     if not cages:  # classic sudoku: one search over every reading, as it always was
         return repair_on_layout(geo, cells, cages, sums, deadline)
-    tried = None
-    for floor in FIRST_TRY_PROBS:
+    best: Outcome | None | str = None
+    tried = set()
+    for k, (floor, unlisted) in enumerate(KILLER_STAGES):
+        if unlisted and isinstance(best, Outcome):
+            break
         narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
         size = sum(len(o.values) for o in narrow_cells + narrow_sums)
-        if size == tried or size == sum(len(o.values) for o in cells + sums):
-            continue  # nothing left out, or the same options as the last try
-        tried = size
-        half = time.perf_counter() + (deadline - time.perf_counter()) / 2
-        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, half)
-        if isinstance(found, Outcome) and found.answer.verdict == "unique":
-            return found
-    found = repair_on_layout(geo, cells, cages, sums, deadline)
-    if found is not None:
-        return found
-    # No read candidate of some sum works: it may be something else entirely. Likely
-    # cell readings first again.
-    half = time.perf_counter() + (deadline - time.perf_counter()) / 2
-    found = repair_on_layout(geo, narrowed(cells, FIRST_TRY_PROBS[0]), cages,
-                             narrowed(sums, FIRST_TRY_PROBS[0]), half, unlisted=True)
-    if isinstance(found, Outcome) and found.answer.verdict == "unique":
-        return found
-    return repair_on_layout(geo, cells, cages, sums, deadline, unlisted=True) or found
+        if (size, unlisted) in tried:
+            continue  # the same options as an earlier stage
+        tried.add((size, unlisted))
+        last = k == len(KILLER_STAGES) - 1
+        until = deadline if last else \
+            time.perf_counter() + (deadline - time.perf_counter()) / 2
+        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, until, unlisted)
+        if isinstance(found, Outcome):
+            if found.answer.verdict == "unique":
+                return found
+            if not isinstance(best, Outcome) or found.log_prob > best.log_prob:
+                best = found
+        elif best is None:
+            best = found
+    return best
 
 
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
