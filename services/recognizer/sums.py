@@ -98,9 +98,10 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
             continue
         if area < 0.12 * h * max(2, w) or y > 0.3 * p:
             continue
-        # A thin blob over ink running on down the cell's side may be a piece of the cage
-        # outline -- or a '1' standing on it: decided below, against the text height.
-        line = w <= 0.09 * p and _continues_down(ink_cell, x, w, y + h)
+        # A thin upright blob over ink running on down the cell's side may be a piece of
+        # the cage outline -- or a '1' standing on it: decided below, against the text
+        # height. A narrow '2' is not upright enough to be taken for the outline.
+        line = w <= 0.09 * p and w < 0.5 * h and _continues_down(ink_cell, x, w, y + h)
         if w > CLEAR_PAIR * h:  # two digits that touch (bold faces): cut between them
             cut = _cut_column(labels[y:y + h, x:x + w] == i)
             mask = labels[y:y + h, x:x + w] == i

@@ -65,3 +65,53 @@ def test_a_glyph_as_wide_as_the_grids_digits_is_one_digit():
     assert pair_prior(_glyph(13), width) < 0.05  # a wide bold 7, not '17'
     assert pair_prior(_glyph(19), width) > 0.9  # a '1' and a digit touching
     assert pair_prior(_glyph(13), None) == 0.5  # no evidence either way
+
+
+def _broken_two(cell: np.ndarray, x: int, top: int) -> int:
+    """A small serif '2' whose diagonal hairline is far fainter than its strokes: a top
+    piece (arc and stem), one faint row, then the foot. Returns its height."""
+    cell[top:top + 3, x + 1:x + 7] = 0.9  # arc
+    cell[top + 2:top + 11, x + 5:x + 8] = 0.9  # stem, down to the hairline
+    cell[top + 11, x + 2:x + 6] = 0.2  # the hairline
+    cell[top + 12:top + 15, x:x + 9] = 0.9  # the foot
+    return 15
+
+
+def test_a_digit_broken_at_a_faint_hairline_is_joined_again():
+    cell = np.zeros((P, P), np.float32)
+    height = _broken_two(cell, 10, 9)
+    _dotted_outline(cell, 40, 9)
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1
+    assert glyphs[0].h == height and glyphs[0].x == 10
+
+
+def test_an_outline_dash_under_a_digit_is_not_joined_to_it():
+    cell = np.zeros((P, P), np.float32)
+    _, height = _text(cell, "7", 10, 24, 1.0)
+    bottom = 24
+    # A narrow dash of the cage outline starting just below the digit, a faint blur
+    # between them: it is not the digit's foot.
+    cell[bottom + 1, 12:15] = 0.2
+    cell[bottom + 2:bottom + 8, 12:15] = 0.9
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1
+    assert abs(glyphs[0].h - height) <= 2
+
+
+def test_a_narrow_digit_above_the_outline_is_not_taken_for_a_piece_of_it():
+    cell = np.zeros((P, P), np.float32)
+    x, top = 9, 7
+    # A narrow sans '2', 7 px wide and 13 tall, over the outline's left side...
+    cell[top:top + 3, x:x + 7] = 0.9
+    cell[top + 2:top + 6, x + 4:x + 7] = 0.9
+    for k in range(5):  # the diagonal
+        cell[top + 6 + k, x + 4 - k:x + 7 - k] = 0.9
+    cell[top + 10:top + 13, x:x + 7] = 0.9
+    for y in range(top + 16, int(0.85 * P), 9):  # ...which runs on down as dots
+        cell[y:y + 7, x - 4:x + 3] = 0.9
+    for xx in range(25, int(0.8 * P) - 6, 9):  # the top side's dots, beside the number
+        cell[top - 2:top + 6, xx:xx + 7] = 0.9
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1
+    assert (glyphs[0].x, glyphs[0].h) == (x, 13)
