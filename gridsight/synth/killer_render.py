@@ -68,10 +68,23 @@ STYLES: dict[str, KillerStyle] = {
 }
 
 
+# Dark mode: kept apart from STYLES, which the killer models are trained on (the
+# recognizer reads these pictures inverted).
+DARK_STYLES: dict[str, KillerStyle] = {
+    "dark": KillerStyle(
+        grid=Style(background=(30, 31, 36), line=(72, 75, 84), box_line=(150, 154, 165),
+                   thin=0.02, thick=0.045, outer=0.05, digit=((130, 170, 255),), serif=False),
+        cage=(175, 178, 186), cage_width=0.022, inset=0.1, dash=0.07, gap=0.06,
+        sum_height=0.2, sum_colour=(215, 218, 226), band=(44, 50, 64), selected=(58, 74, 110)),
+}
+
+
 def vary(style: KillerStyle, rng: random.Random) -> KillerStyle:
     """A random variation on `style`: widths, insets, dashes, sizes and colours."""
     dark = rng.randint(0, 90)
     grey = (dark, dark, dark + rng.randint(0, 20))
+    if sum(style.grid.background) < 3 * 128:  # dark mode: light outlines
+        grey = tuple(255 - v for v in grey)
     dash = style.dash * rng.uniform(0.6, 1.6)
     if rng.random() < 0.2:
         dash = style.cage_width  # dotted
@@ -124,7 +137,7 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
                   jitter: float = 0.0) -> Image.Image:
     """`puzzle` drawn in `style`; fonts are file stems or paths (None: a seeded choice)."""
     rng = random.Random(seed)
-    look = STYLES[style] if isinstance(style, str) else style
+    look = (STYLES | DARK_STYLES)[style] if isinstance(style, str) else style
     n = puzzle.size
     layout = Layout(n, puzzle.box or default_box(n), cell_px,
                     cell_px // 2 if margin is None else margin)

@@ -46,6 +46,13 @@ STYLES: dict[str, Style] = {
                        thin=0.025, thick=0.07, outer=0.07, digit=((15, 15, 15),),
                        digit_height=0.66, serif=True),
 }
+# Dark-mode apps: light lines and digits on a dark ground. Kept apart from STYLES, which
+# the digit model is trained on (the recognizer reads these pictures inverted).
+DARK_STYLES: dict[str, Style] = {
+    "dark": Style(background=(30, 31, 36), line=(72, 75, 84), box_line=(150, 154, 165),
+                  thin=0.025, thick=0.05, outer=0.06,
+                  digit=((225, 228, 235), (130, 170, 255)), serif=False),
+}
 
 
 @dataclass(frozen=True)
@@ -89,7 +96,7 @@ def render_sudoku(givens: list[list[int]], *, font: str | None = None,
     `jitter` moves each digit off centre by up to that share of the cell, as print does.
     """
     rng = random.Random(seed)
-    look = STYLES[style] if isinstance(style, str) else style
+    look = (STYLES | DARK_STYLES)[style] if isinstance(style, str) else style
     size = len(givens)
     layout = Layout(size, box or default_box(size), cell_px,
                     cell_px // 2 if margin is None else margin)

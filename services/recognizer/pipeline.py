@@ -67,6 +67,45 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     raise RecognitionError(NO_GRID)
 
 
+DARK_GROUND = 110  # a picture's commonest grey below this may be a dark-mode screenshot
+GROUND_SHARE = 0.2  # ... when this share of its pixels is that grey (flat, not a photo)
+
+
+def dark_ground(gray: np.ndarray) -> bool:
+    """Whether the picture looks like a dark-mode screenshot: a flat dark ground."""
+    counts = np.convolve(np.bincount(gray.ravel(), minlength=256), np.ones(5), "same")
+    ground = int(counts.argmax())
+    return ground < DARK_GROUND and counts[ground] >= GROUND_SHARE * gray.size
+
+
+def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(grey picture with dark ink on light ground, grid corners, lattice).
+
+    Dark-mode apps draw light lines and digits on a dark ground. A picture with a flat
+    dark ground is read both inverted and as it is (a photo on a dark table has one
+    too): the reading whose grid holds light ground between dark lines wins, and of two
+    such, the one whose lattice lies better on its lines.
+    """
+    if not dark_ground(gray):
+        return (gray, *locate(gray))
+    found, error = [], None
+    for candidate in (255 - gray, gray):
+        try:
+            corners, lattice = locate(candidate)
+        except RecognitionError as e:
+            error = error or e
+            continue
+        inside = np.zeros(gray.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(corners).astype(np.int32), 1)
+        light = float(np.median(candidate[inside > 0])) > 128 if inside.any() else False
+        fit = lattice_fit(binarize(candidate), lattice)
+        found.append(((light, fit), candidate, corners, lattice))
+    if not found:
+        raise error
+    _, picture, corners, lattice = max(found, key=lambda f: f[0])
+    return picture, corners, lattice
+
+
 def read_lattice(gray: np.ndarray) -> np.ndarray:
     """The (SIZE+1)^2 grid line intersections in `gray`'s pixels."""
     return locate(gray)[1]
@@ -126,7 +165,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     gray, scale, (width, height) = decode(image)
     lap("decode")
-    corners, lattice = locate(gray)
+    gray, corners, lattice = locate_either_way(gray)
     lap("grid")
     probs, large_digits = read_cells(gray, lattice)
     lap("cells")

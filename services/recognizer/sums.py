@@ -344,8 +344,8 @@ def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
 
 def _joined(glyphs: list[Glyph]) -> Glyph:
     a, b = glyphs
-    x, y = a.x, min(a.y, b.y)
-    w, h = b.x + b.w - x, max(a.y + a.h, b.y + b.h) - y
+    x, y = min(a.x, b.x), min(a.y, b.y)  # the pieces may overlap either way
+    w, h = max(a.x + a.w, b.x + b.w) - x, max(a.y + a.h, b.y + b.h) - y
     image = np.zeros((h, w), np.float32)
     for g in glyphs:
         part = image[g.y - y:g.y - y + g.h, g.x - x:g.x - x + g.w]

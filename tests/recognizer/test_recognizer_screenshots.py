@@ -23,6 +23,9 @@ CASES = [
     ("Hack-Regular", "app", 44),
     ("Lato-Regular", "screenshot", 48),
     ("Tinos-Regular", "newspaper", 30),
+    # Dark mode: light lines and digits on a dark ground.
+    ("Roboto-Regular", "dark", 48),
+    ("DejaVuSans", "dark", 36),
 ]
 
 

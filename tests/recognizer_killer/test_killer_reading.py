@@ -16,7 +16,7 @@ from services.solver import solve_reading
 from .conftest import killer, photo, screenshot, sums_read, to_bytes, walls_read
 
 CASES = [("app", 21), ("app", 22), ("web", 23), ("web", 24), ("colour", 25), ("colour", 26),
-         ("print", 27), ("print", 28)]
+         ("print", 27), ("print", 28), ("dark", 29), ("dark", 30)]
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def test_walls_are_probabilities_not_flags(readings):
         assert probs == sorted(probs, reverse=True) and 0.98 < sum(probs) <= 1.0 + 1e-4
 
 
-@pytest.mark.parametrize(("style", "seed"), [("app", 21), ("print", 27)])
+@pytest.mark.parametrize(("style", "seed"), [("app", 21), ("print", 27), ("dark", 29)])
 def test_end_to_end_recognize_then_solve(readings, style, seed):
     reading, _, solution, _ = readings[(style, seed)]
     again = Reading.model_validate_json(reading.model_dump_json())

@@ -115,3 +115,13 @@ def test_a_narrow_digit_above_the_outline_is_not_taken_for_a_piece_of_it():
     glyphs = corner_glyphs(cell)
     assert len(glyphs) == 1
     assert (glyphs[0].x, glyphs[0].h) == (x, 13)
+
+
+def test_glyphs_that_overlap_either_way_join_into_one():
+    from services.recognizer.sums import _joined
+
+    wide, narrow = Glyph(10, 5, 12, 15, np.ones((15, 12), np.float32)), _glyph(3, 15)
+    narrow = Glyph(14, 6, narrow.w, narrow.h, narrow.image)  # inside the first one's width
+    joined = _joined([wide, narrow])
+    assert (joined.x, joined.y, joined.w, joined.h) == (10, 5, 12, 16)
+    assert joined.image.shape == (16, 12) and joined.image.max() == 1.0
