@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from gridsight.synth.killer_render import STYLES, render_killer, vary  # noqa: E402
+from gridsight.synth.killer_render import MORE_STYLES, STYLES, render_killer, vary  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
@@ -35,6 +35,7 @@ from services.solver import solve_reading  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SEED0 = 700_000  # far from the training seeds
+ALL_STYLES = STYLES | MORE_STYLES
 
 
 def encode(image, fmt: str) -> bytes:
@@ -47,7 +48,7 @@ def killer_case(seed: int, style: str):
     """(picture bytes, puzzle, solution, image info) for one synthetic killer."""
     rng = random.Random(seed)
     puzzle, solution = make_killer(rng)
-    look = vary(STYLES["print" if style == "photo" else style], rng)
+    look = vary(ALL_STYLES["print" if style == "photo" else style], rng)
     image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(36, 72),
                           margin=rng.randint(6, 40))
     info = dict(image.info)
@@ -72,7 +73,7 @@ def run_style(style: str, count: int) -> dict:
     exact = solved = 0
     read_s, total_s, failures = [], [], []
     for i in range(count):
-        seed = SEED0 + 1000 * list(STYLES).index("print" if style == "photo" else style) + i
+        seed = SEED0 + 1000 * list(ALL_STYLES).index("print" if style == "photo" else style) + i
         if style == "photo":
             seed += 500
         data, _, solution, info = killer_case(seed, style)
@@ -127,9 +128,10 @@ def main() -> None:
              f"| classic sudoku screenshot (baseline) | {count} | - | - | "
              f"{base_median:.3f} / {pct(base, 95):.3f} | - | 1.00 |"]
     notes = []
-    for style in ("app", "web", "colour", "print", "photo"):
+    for style in ("app", "web", "colour", "fills", "print", "dark", "photo"):
         row = run_style(style, count)
-        name = {"print": "print (screenshot)", "photo": "print, photographed"}.get(style, style)
+        name = {"print": "print (screenshot)", "photo": "print, photographed",
+                "dark": "app, dark mode", "fills": "colour fills, no outlines"}.get(style, style)
         lines.append(
             f"| {name} | {row['n']} | {row['exact']:.1%} | {row['solved']:.1%} | "
             f"{pct(row['read'], 50):.3f} / {pct(row['read'], 95):.3f} | "

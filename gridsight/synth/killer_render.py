@@ -36,6 +36,7 @@ class KillerStyle:
     band: RGB | None = None  # highlight of the selected cell's row, column and box
     selected: RGB | None = None
     fills: tuple[RGB, ...] = ()  # cage colours; empty = no fills
+    outline: bool = True  # False: cages told apart by their fill colours alone
 
 
 STYLES: dict[str, KillerStyle] = {
@@ -68,9 +69,10 @@ STYLES: dict[str, KillerStyle] = {
 }
 
 
-# Dark mode: kept apart from STYLES, which the killer models are trained on (the
-# recognizer reads these pictures inverted).
-DARK_STYLES: dict[str, KillerStyle] = {
+# Kept apart from STYLES, which the killer models are trained on: dark mode (the recognizer
+# reads it inverted) and cages drawn as colour fills without outlines (told apart by colour).
+MORE_STYLES: dict[str, KillerStyle] = {
+    "fills": replace(STYLES["colour"], outline=False, band=None, selected=None),
     "dark": KillerStyle(
         grid=Style(background=(30, 31, 36), line=(72, 75, 84), box_line=(150, 154, 165),
                    thin=0.02, thick=0.045, outer=0.05, digit=((130, 170, 255),), serif=False),
@@ -137,7 +139,7 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
                   jitter: float = 0.0) -> Image.Image:
     """`puzzle` drawn in `style`; fonts are file stems or paths (None: a seeded choice)."""
     rng = random.Random(seed)
-    look = (STYLES | DARK_STYLES)[style] if isinstance(style, str) else style
+    look = (STYLES | MORE_STYLES)[style] if isinstance(style, str) else style
     n = puzzle.size
     layout = Layout(n, puzzle.box or default_box(n), cell_px,
                     cell_px // 2 if margin is None else margin)
@@ -151,7 +153,8 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
         x, y = layout.line_pos(c), layout.line_pos(r)
         draw.rectangle([x, y, x + cell_px, y + cell_px], fill=colour)
     _draw_lines(draw, layout, look.grid)
-    _draw_cages(draw, layout, look, owner)
+    if look.outline:
+        _draw_cages(draw, layout, look, owner)
     path = _font_path(sum_font) if sum_font else pick_sum_font(look, rng)
     _draw_sums(draw, layout, look, puzzle, path, paper, rng)
     if puzzle.givens and any(map(any, puzzle.givens)):

@@ -59,3 +59,12 @@ def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
                           interpolation=cv2.INTER_AREA)
     scale = max(original) / max(gray.shape[:2])
     return gray, scale, original
+
+
+def decode_colour(data: bytes, shape: tuple[int, int]) -> np.ndarray:
+    """The picture in colour (BGR) at the working size `shape` (rows, columns)."""
+    colour = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if colour is None:  # decode() read it; a colour decode failing would be a codec quirk
+        raise RecognitionError("this image could not be decoded in colour: send a JPEG or "
+                               "PNG photo or screenshot of the puzzle")
+    return cv2.resize(colour, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)

@@ -6,6 +6,7 @@ are also the evidence kind.py weighs to tell killer from classic grids.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -21,8 +22,9 @@ from services.recognizer.cages import (
 )
 from services.recognizer.cells import PATCH, cell_features, straighten
 from services.recognizer.classifier import load_model
+from services.recognizer.fills import cell_fills, colourful, fill_walls, sum_consistency
 from services.recognizer.grid import binarize, grid_score, rank_grids
-from services.recognizer.sums import SUM_CELL, load_killer_model, read_sums
+from services.recognizer.sums import SUM_CELL, corner_glyphs, load_killer_model, read_sums
 
 SIZE = 9
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
@@ -84,11 +86,17 @@ def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return best
 
 
-def read_killer(gray: np.ndarray, corners: np.ndarray) -> KillerRead:
+def read_killer(gray: np.ndarray, corners: np.ndarray,
+                colour: Callable[[], np.ndarray] | None = None) -> KillerRead:
+    """The killer parts of a grid; `colour` gives the picture in colour (BGR), asked for
+    only when no cage outlines are seen: the cages may then be colour fills alone."""
     model = load_killer_model()
     lattice = killer_lattice(gray, grid_corners(gray, corners), SIZE)
     ink = thin_ink(straighten_at(gray, lattice, CELL), CELL)
     right, down = wall_probabilities(ink, model.walls, SIZE)
+    ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
+    if colour is not None:
+        right, down = outline_or_fill_walls(right, down, cell_fills(colour(), lattice), ink_sums)
     cages = regions(right, down)
     heads = [min(cage) for cage in cages]
     if np.mean(right) + np.mean(down) < 2 * CLASSIC_WALLS:  # no cages: a classic grid
@@ -99,12 +107,31 @@ def read_killer(gray: np.ndarray, corners: np.ndarray) -> KillerRead:
     maybe = [(r, c) for r in range(SIZE) for c in range(SIZE)
              if (r, c) not in heads and top[r, c] > MAYBE_HEAD and left[r, c] > MAYBE_HEAD
              and doubtful[r, c]]
-    ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
     sums = read_sums(ink_sums, heads, maybe, SIZE, model, sure_heads(cages, right, down))
     numbered = sum(1 for s in sums if tuple(s.cell) in heads and len(s.candidates) < 45)
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down)))
     return KillerRead(lattice, right, down, heads, sums, numbered)
+
+
+def outline_or_fill_walls(right: np.ndarray, down: np.ndarray, fills: np.ndarray,
+                          ink_sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The outline walls, or in a colourful grid the fill walls if they fit the sums better.
+
+    Where cages are colour fills without outlines, the outline reader still sees a part
+    of the fill edges; where both are drawn, a highlight band makes fill edges that are no
+    walls. Whichever walls give more cages with exactly one number, in their first cell,
+    are the cages.
+    """
+    if not colourful(fills):
+        return right, down
+    by_fill = fill_walls(fills)
+    numbered = {(r, c) for r in range(SIZE) for c in range(SIZE) if corner_glyphs(
+        ink_sums[r * SUM_CELL:(r + 1) * SUM_CELL, c * SUM_CELL:(c + 1) * SUM_CELL])}
+    if sum_consistency(regions(*by_fill), numbered) > sum_consistency(regions(right, down),
+                                                                        numbered):
+        return by_fill
+    return right, down
 
 
 def sure_heads(cages, right: np.ndarray, down: np.ndarray) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ import numpy as np
 from services.contracts import Reading
 from services.recognizer.cells import read_grid_cells, straighten
 from services.recognizer.classifier import load_model
-from services.recognizer.decode import decode
+from services.recognizer.decode import decode, decode_colour
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid import MIN_SCORE, NO_GRID, WEAK_SCORE, binarize, scored_grids
 from services.recognizer.killer import killer_cells, read_killer, reading_fields
@@ -175,7 +175,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         # none, so the cage reader (the slow stage) is not asked.
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE
     else:
-        killer = read_killer(gray, corners)
+        killer = read_killer(gray, corners, lambda: decode_colour(image, gray.shape))
         read_as, confidence = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads))
         lap("killer")

@@ -16,7 +16,8 @@ from services.solver import solve_reading
 from .conftest import killer, photo, screenshot, sums_read, to_bytes, walls_read
 
 CASES = [("app", 21), ("app", 22), ("web", 23), ("web", 24), ("colour", 25), ("colour", 26),
-         ("print", 27), ("print", 28), ("dark", 29), ("dark", 30)]
+         ("print", 27), ("print", 28), ("dark", 29), ("dark", 30), ("fills", 31),
+         ("fills", 32)]
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +179,15 @@ def test_unknown_kind_is_refused():
     with pytest.raises(RecognitionError, match="unknown puzzle kind"):
         recognize(data, "kakuro")
     assert killer(21)[0].kind == "killer"
+
+
+def test_fills_under_a_highlight_band_do_not_replace_the_outlines():
+    # Colour fills and outlines both drawn, a band across them: the band's edges change
+    # the fills where no wall runs, and the outlines must still make the cages.
+    banded = replace(STYLES["colour"], band=(215, 228, 250), selected=(175, 205, 250))
+    data, _, solution, info = screenshot(34, banded, selected=(4, 4))
+    reading = recognize(data, "auto")
+    right, down = walls_read(reading)
+    assert (right == np.asarray(info["walls_right"])).all()
+    assert (down == np.asarray(info["walls_down"])).all()
+    assert solve_reading(reading).solution == solution
