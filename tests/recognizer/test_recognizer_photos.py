@@ -55,3 +55,16 @@ def test_low_resolution_photo(synthetic_photo):
 def test_high_resolution_photo(synthetic_photo):
     data, givens, truth = synthetic_photo(301, "screenshot", out_size=(3000, 2250), blur=3.0)
     check_reading(data, givens, truth, min_share=80 / 81)
+
+
+def test_photo_on_a_flat_dark_table_is_read_as_it_is(synthetic_photo):
+    # A flat dark ground is also what a dark-mode screenshot has: such a picture is read
+    # both ways, and the grid with light paper between its lines must win.
+    from services.recognizer.decode import decode
+    from services.recognizer.pipeline import dark_ground
+
+    data, givens, truth = synthetic_photo(300, "newspaper", curvature=0.0, clutter=False,
+                                          noise=0.0, shadow=0.0, lighting=0.0,
+                                          fill=(0.5, 0.55), out_size=(1024, 768))
+    assert dark_ground(decode(data)[0])
+    check_reading(data, givens, truth, min_share=80 / 81)
