@@ -18,6 +18,21 @@ WORK_SIDE = 1024  # photos are read at most this long a side: enough for 9x9 gri
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 
 
+# Decoding a big JPEG shrunk by 2, 4 or 8 at once is far cheaper than shrinking it after.
+GREY_FLAGS = {1: cv2.IMREAD_GRAYSCALE, 2: cv2.IMREAD_REDUCED_GRAYSCALE_2,
+              4: cv2.IMREAD_REDUCED_GRAYSCALE_4, 8: cv2.IMREAD_REDUCED_GRAYSCALE_8}
+COLOUR_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+                4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def _reduction(width: int, height: int) -> int:
+    """The largest of 1, 2, 4, 8 that keeps the picture at least WORK_SIDE long."""
+    reduce = 1
+    while max(width, height) // (reduce * 2) >= WORK_SIDE and reduce < 8:
+        reduce *= 2
+    return reduce
+
+
 def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
     """(grey working image, original pixels per working pixel, original (width, height))."""
     if not data:
@@ -36,14 +51,7 @@ def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
     if width * height > MAX_PIXELS:
         raise RecognitionError(f"the image is too large (over {MAX_PIXELS // 1_000_000} "
                                "megapixels): send a smaller photo")
-    # Let the JPEG decoder shrink big photos by 2, 4 or 8 while decoding: far cheaper.
-    reduce = 1
-    while max(width, height) // (reduce * 2) >= WORK_SIDE and reduce < 8:
-        reduce *= 2
-    flags = {1: cv2.IMREAD_GRAYSCALE, 2: cv2.IMREAD_REDUCED_GRAYSCALE_2,
-             4: cv2.IMREAD_REDUCED_GRAYSCALE_4, 8: cv2.IMREAD_REDUCED_GRAYSCALE_8}[reduce]
-    buffer = np.frombuffer(data, np.uint8)
-    gray = cv2.imdecode(buffer, flags)
+    gray = cv2.imdecode(np.frombuffer(data, np.uint8), GREY_FLAGS[_reduction(width, height)])
     if gray is None:
         raise RecognitionError("this image could not be decoded: send a JPEG or PNG photo "
                                "or screenshot of the puzzle")
@@ -62,8 +70,10 @@ def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
 
 
 def decode_colour(data: bytes, shape: tuple[int, int]) -> np.ndarray:
-    """The picture in colour (BGR) at the working size `shape` (rows, columns)."""
-    colour = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    """The picture in colour (BGR) at the working size `shape` (rows, columns), for
+    data that decode() has read."""
+    width, height = Image.open(io.BytesIO(data)).size
+    colour = cv2.imdecode(np.frombuffer(data, np.uint8), COLOUR_FLAGS[_reduction(width, height)])
     if colour is None:  # decode() read it; a colour decode failing would be a codec quirk
         raise RecognitionError("this image could not be decoded in colour: send a JPEG or "
                                "PNG photo or screenshot of the puzzle")

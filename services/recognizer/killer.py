@@ -6,7 +6,6 @@ are also the evidence kind.py weighs to tell killer from classic grids.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -24,7 +23,13 @@ from services.recognizer.cells import PATCH, cell_features, straighten
 from services.recognizer.classifier import load_model
 from services.recognizer.fills import cell_fills, colourful, fill_walls, sum_consistency
 from services.recognizer.grid import binarize, grid_score, rank_grids
-from services.recognizer.sums import SUM_CELL, corner_glyphs, load_killer_model, read_sums
+from services.recognizer.sums import (
+    SUM_CELL,
+    cell_ink,
+    corner_glyphs,
+    load_killer_model,
+    read_sums,
+)
 
 SIZE = 9
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
@@ -87,16 +92,16 @@ def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def read_killer(gray: np.ndarray, corners: np.ndarray,
-                colour: Callable[[], np.ndarray] | None = None) -> KillerRead:
-    """The killer parts of a grid; `colour` gives the picture in colour (BGR), asked for
-    only when no cage outlines are seen: the cages may then be colour fills alone."""
+                colour: np.ndarray | None = None) -> KillerRead:
+    """The killer parts of a grid; `colour` is the same picture in colour (BGR), where
+    the cages may be colour fills."""
     model = load_killer_model()
     lattice = killer_lattice(gray, grid_corners(gray, corners), SIZE)
     ink = thin_ink(straighten_at(gray, lattice, CELL), CELL)
     right, down = wall_probabilities(ink, model.walls, SIZE)
     ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
     if colour is not None:
-        right, down = outline_or_fill_walls(right, down, cell_fills(colour(), lattice), ink_sums)
+        right, down = outline_or_fill_walls(right, down, cell_fills(colour, lattice), ink_sums)
     cages = regions(right, down)
     heads = [min(cage) for cage in cages]
     if np.mean(right) + np.mean(down) < 2 * CLASSIC_WALLS:  # no cages: a classic grid
@@ -108,7 +113,8 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
              if (r, c) not in heads and top[r, c] > MAYBE_HEAD and left[r, c] > MAYBE_HEAD
              and doubtful[r, c]]
     sums = read_sums(ink_sums, heads, maybe, SIZE, model, sure_heads(cages, right, down))
-    numbered = sum(1 for s in sums if tuple(s.cell) in heads and len(s.candidates) < 45)
+    numbered = sum(1 for s in sums
+                   if tuple(s.cell) in heads and len(s.candidates) < MAX_CAGE_SUM)
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down)))
     return KillerRead(lattice, right, down, heads, sums, numbered)
@@ -126,8 +132,8 @@ def outline_or_fill_walls(right: np.ndarray, down: np.ndarray, fills: np.ndarray
     if not colourful(fills):
         return right, down
     by_fill = fill_walls(fills)
-    numbered = {(r, c) for r in range(SIZE) for c in range(SIZE) if corner_glyphs(
-        ink_sums[r * SUM_CELL:(r + 1) * SUM_CELL, c * SUM_CELL:(c + 1) * SUM_CELL])}
+    numbered = {(r, c) for r in range(SIZE) for c in range(SIZE)
+                if corner_glyphs(cell_ink(ink_sums, r, c, SIZE))}
     if sum_consistency(regions(*by_fill), numbered) > sum_consistency(regions(right, down),
                                                                         numbered):
         return by_fill
@@ -211,7 +217,7 @@ def balanced_sums(sums: list[CageSumReading]) -> list[CageSumReading]:
     alternative gets it, as likely as GAP_GUESS of its doubt: a digit lost in a photo
     can leave the true value out of the candidates altogether.
     """
-    if not sums or any(len(s.candidates) >= 45 for s in sums):
+    if not sums or any(len(s.candidates) >= MAX_CAGE_SUM for s in sums):
         return sums  # a sum not read at all: the total says nothing yet
     gap = GRID_TOTAL - sum(s.candidates[0].value for s in sums)
     if gap == 0:

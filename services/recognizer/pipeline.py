@@ -175,7 +175,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         # none, so the cage reader (the slow stage) is not asked.
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE
     else:
-        killer = read_killer(gray, corners, lambda: decode_colour(image, gray.shape))
+        killer = read_killer(gray, corners, decode_colour(image, gray.shape))
         read_as, confidence = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads))
         lap("killer")

@@ -235,6 +235,12 @@ def glyph_features(glyph: Glyph, text_height: float) -> np.ndarray:
     return np.concatenate([hog, pixels, shape]).astype(np.float32)
 
 
+def cell_ink(ink: np.ndarray, r: int, c: int, n: int = 9) -> np.ndarray:
+    """Cell (r, c) of a straightened n x n ink map."""
+    p = ink.shape[0] // n
+    return ink[r * p:(r + 1) * p, c * p:(c + 1) * p]
+
+
 def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
               ) -> dict[tuple[int, int], list[Glyph]]:
     """{cell: its sum's glyphs} for the cells in `heads` and `maybe` whose corner holds one.
@@ -243,10 +249,9 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     would be so if a doubtful wall were read the other way. The heads' text height is the
     grid's: blobs far from it are dashes or specks, not numbers.
     """
-    p = ink.shape[0] // n
     found = {}
     for r, c in list(heads) + list(maybe):
-        glyphs = corner_glyphs(ink[r * p:(r + 1) * p, c * p:(c + 1) * p])
+        glyphs = corner_glyphs(cell_ink(ink, r, c, n))
         if glyphs:
             found[(r, c)] = glyphs
     sure = [found[cell][0].h for cell in heads if cell in found]
