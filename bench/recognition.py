@@ -28,11 +28,11 @@ from gridsight.synth.fonts import digit_fonts  # noqa: E402
 from gridsight.synth.grids import random_solution  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.render import STYLES, render_sudoku  # noqa: E402
+from gridsight.training.digits import expected_calibration_error  # noqa: E402
 from services.contracts import Reading  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.recognizer.decode import decode  # noqa: E402
 from services.recognizer.pipeline import cell_probabilities, locate  # noqa: E402
-from services.recognizer.training import expected_calibration_error  # noqa: E402
 
 try:
     from services.solver import solve_reading

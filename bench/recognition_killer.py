@@ -29,8 +29,8 @@ from gridsight.synth.killer_render import MORE_STYLES, STYLES, render_killer, va
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
+from gridsight.training.sums import photo_options  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
-from services.recognizer.killer_training import photo_options  # noqa: E402
 from services.solver import solve_reading  # noqa: E402
 
 OUT = ROOT / "bench" / "out"

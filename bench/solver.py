@@ -28,11 +28,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from baselines import backtrack, cpsat_plain, norvig, pulp_cbc  # noqa: E402
 
-from gridsight.synth.grids import default_box  # noqa: E402
 from gridsight.synth.puzzles import make_killer, make_nonogram, make_sudoku  # noqa: E402
 from services.contracts import KillerPuzzle, SudokuPuzzle  # noqa: E402
 from services.solver import solve_puzzle  # noqa: E402
 from services.solver.check import nonogram_errors, sudoku_errors  # noqa: E402
+from services.solver.grid import default_box  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SHARED = ROOT.parent / "shared" / "bench" / "sudoku"

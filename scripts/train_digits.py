@@ -13,8 +13,8 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from gridsight.training.digits import train, train_and_save  # noqa: E402
 from services.recognizer.classifier import MODEL_PATH  # noqa: E402
-from services.recognizer.training import train, train_and_save  # noqa: E402
 
 
 def main() -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from services.recognizer.killer_training import train  # noqa: E402
+from gridsight.training.digits import train_and_save  # noqa: E402
+from gridsight.training.sums import train  # noqa: E402
 from services.recognizer.sums import MODEL_PATH  # noqa: E402
-from services.recognizer.training import train_and_save  # noqa: E402
 
 
 def main() -> None:

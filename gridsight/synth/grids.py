@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import random
 
-
-def default_box(size: int) -> tuple[int, int]:
-    """The usual box shape for a side: rows x cols with rows <= cols, as square as possible."""
-    rows = int(size**0.5)
-    while size % rows:
-        rows -= 1
-    return rows, size // rows
+from services.solver.grid import default_box
 
 
 def random_solution(size: int = 9, box: tuple[int, int] | None = None,

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family
-from gridsight.synth.grids import default_box
 from gridsight.synth.render import RGB, Layout, Style, _draw_digits, _draw_lines, _font_path
 from services.contracts import KillerPuzzle
+from services.solver.grid import default_box
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import random
 
-from gridsight.synth.grids import default_box, random_solution
+from gridsight.synth.grids import random_solution
 from services.contracts import Cage, KillerPuzzle, NonogramPuzzle
 from services.solver.cages import connected
-from services.solver.grid import geometry
+from services.solver.grid import default_box, geometry
 from services.solver.propagate import bit, initial_candidates, propagate, search, solved
 from services.solver.sudoku import solve_grid
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, find_font, font_family
-from gridsight.synth.grids import default_box
 from gridsight.synth.strokes import StrokeFont
+from services.solver.grid import default_box
 
 RGB = tuple[int, int, int]
 STROKES = "strokes"  # font name for digits drawn as strokes with random glyph variants

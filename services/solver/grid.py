@@ -5,11 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gridsight.synth.grids import default_box
 from services.solver.errors import PuzzleError
 
 MIN_SIZE = 4
 MAX_SIZE = 25
+
+
+def default_box(size: int) -> tuple[int, int]:
+    """The usual box shape for a side: rows x cols with rows <= cols, as square as possible."""
+    rows = int(size**0.5)
+    while size % rows:
+        rows -= 1
+    return rows, size // rows
 
 
 @dataclass(frozen=True)

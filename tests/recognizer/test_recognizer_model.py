@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.recognizer.classifier import MODEL_PATH, load_model
-from services.recognizer.training import (
+from gridsight.training.digits import (
     HELD_OUT_FAMILIES,
     expected_calibration_error,
     held_out_fonts,
     make_cells,
 )
+from services.recognizer.classifier import MODEL_PATH, load_model
 
 ACCURACY_FLOOR = 0.99
 ECE_CEILING = 0.03

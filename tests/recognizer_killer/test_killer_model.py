@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gridsight.training.sums import make_data
 from services.recognizer.cages import mirrored
-from services.recognizer.killer_training import make_data
 from services.recognizer.sums import MODEL_PATH, load_killer_model
 
 WALL_ACCURACY_FLOOR = 0.995

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from gridsight.synth.grids import default_box
 from gridsight.synth.puzzles import make_killer, make_sudoku
 from services.contracts import Cage, KillerPuzzle, SudokuPuzzle
 from services.solver import PuzzleError, solve_puzzle
 from services.solver.check import sudoku_errors
+from services.solver.grid import default_box
 
 
 def cages_of(puzzle: KillerPuzzle):

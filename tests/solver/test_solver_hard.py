@@ -8,12 +8,12 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from gridsight.synth.grids import default_box
 from gridsight.synth.puzzles import HARD_MEAN_CAGE, make_killer
 from services.contracts import Cage, KillerPuzzle
 from services.solver import solve_puzzle
 from services.solver.cages import region_sums
 from services.solver.check import sudoku_errors
+from services.solver.grid import default_box
 from services.solver.lines import CONTRADICTION, EMPTY, FILLED, UNKNOWN, pad_runs, solve_lines
 
 
