@@ -44,6 +44,10 @@ def result_line(source: str, result, reading=None) -> dict:
     if result.message:
         line["message"] = result.message
     if reading is not None:
+        if reading.rotation:
+            line["rotation"] = reading.rotation
+        if reading.warnings:
+            line["warnings"] = reading.warnings
         line["timings"] = reading.timings
     return line
 

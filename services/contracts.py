@@ -93,6 +93,12 @@ class Reading(Model):
     image_size: tuple[int, int] | None = None  # (width, height)
     corners: list[Point] | None = None  # grid corners: TL, TR, BR, BL
     cell_quads: list[list[list[Point]]] | None = None  # [r][c] -> TL, TR, BR, BL
+    # Degrees the upload (as shown, EXIF orientation applied) turns clockwise to stand the
+    # puzzle upright; corners and cell_quads name the puzzle's own rows and columns.
+    rotation: Literal[0, 90, 180, 270] = 0
+    # Doubts a person should know, in words: e.g. the picture looks like another kind than
+    # the one asked for.
+    warnings: list[str] = []
     timings: dict[str, float] = {}
 
 

@@ -61,13 +61,22 @@ def _random_text(draw: ImageDraw.ImageDraw, rng: np.random.Generator, box, fonts
         y += int(height * rng.uniform(1.2, 2.5))
 
 
-def _paper(img: Image.Image, lattice: np.ndarray, rng: np.random.Generator, clutter: bool):
-    """The puzzle on a page with margins and, if asked, headings and a second box."""
+def _paper(img: Image.Image, lattice: np.ndarray, rng: np.random.Generator, clutter: bool,
+           header_frame: bool = False):
+    """The puzzle on a page with margins and, if asked, headings and a second box.
+
+    header_frame: a ruled box holding a heading sits right on top of the grid, sharing its
+    top line, so the outermost outline is the grid and the heading together.
+    """
     w, h = img.size
     pad = [int(rng.uniform(0.05, 0.35) * s) for s in (w, h, w, h)]  # left, top, right, bottom
+    if header_frame:
+        pad[1] = max(pad[1], int(0.25 * h))
     bg = img.getpixel((1, 1))
     page = Image.new("RGB", (w + pad[0] + pad[2], h + pad[1] + pad[3]), bg)
     page.paste(img, (pad[0], pad[1]))
+    if header_frame:
+        _draw_header_frame(ImageDraw.Draw(page), rng, lattice + [pad[0], pad[1]], h)
     if clutter:
         draw = ImageDraw.Draw(page)
         fonts = digit_fonts()
@@ -80,6 +89,21 @@ def _paper(img: Image.Image, lattice: np.ndarray, rng: np.random.Generator, clut
             draw.rectangle([x0, y0, page.width - 5, y0 + int(rng.uniform(0.2, 0.5) * h)],
                            outline=ink, width=int(rng.integers(1, 4)))
     return page, lattice + np.array([pad[0], pad[1]], dtype=float)
+
+
+def _draw_header_frame(draw: ImageDraw.ImageDraw, rng: np.random.Generator,
+                       lattice: np.ndarray, grid_h: int) -> None:
+    """A framed heading one to two cells tall, as wide as the grid, on the grid's top line."""
+    (x0, y0), x1 = lattice[0, 0], lattice[0, -1][0]
+    cell = (x1 - x0) / (lattice.shape[1] - 1)
+    top = y0 - cell * rng.uniform(0.8, 2.0)
+    width = max(1, round(cell * rng.uniform(0.04, 0.1)))
+    draw.rectangle([x0, top, x1, y0], outline=(20, 20, 20), width=width)
+    size = max(8, int((y0 - top) * 0.5))
+    font = ImageFont.truetype(digit_fonts()[int(rng.integers(len(digit_fonts())))][1], size)
+    text = " ".join(rng.choice(["SUDOKU", "No.", "214", "Hard", "Daily", "***"], size=3))
+    draw.text((x0 + cell * 0.3, top + (y0 - top - size) / 2), text, fill=(20, 20, 20),
+              font=font)
 
 
 def _bend(page: np.ndarray, lattice: np.ndarray, curvature: float,
@@ -142,7 +166,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
                blur: float = 1.0, noise: float = 4.0, shadow: float = 0.35,
                lighting: float = 0.3, jpeg_quality: int = 80, clutter: bool = True,
                out_size: tuple[int, int] = (1024, 768),
-               lattice=None) -> tuple[Image.Image, Truth]:
+               lattice=None, header_frame: bool = False, creases: int = 0,
+               stripes: int = 0, exposure: str = "normal") -> tuple[Image.Image, Truth]:
     """Photograph a rendered puzzle; returns the photo and where its grid went.
 
     curvature: page bend as a share of the page height (0.03 is a mild bend).
@@ -154,7 +179,7 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     """
     rng = _np_rng(rng)
     lat = np.asarray(lattice if lattice is not None else img.info["lattice"], dtype=float)
-    page_img, lat = _paper(img.convert("RGB"), lat, rng, clutter)
+    page_img, lat = _paper(img.convert("RGB"), lat, rng, clutter, header_frame)
     page = np.asarray(page_img).copy()
     page, lat = _bend(page, lat, curvature, rng)
 
@@ -180,6 +205,11 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     lat = cv2.perspectiveTransform(lat.reshape(-1, 1, 2), homography).reshape(lat.shape)
 
     photo *= _light(w, h, rng, shadow, lighting)[..., None]
+    for _ in range(creases):
+        photo = _crease(photo, mask, rng)
+    if stripes:
+        photo *= _stripes(w, h, rng, stripes)[..., None]
+    photo = _expose(photo, exposure, rng)
     if blur > 0:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
     photo += rng.normal(0, noise, photo.shape) if noise > 0 else 0
@@ -206,3 +236,75 @@ def _light(w: int, h: int, rng: np.random.Generator, shadow: float,
         soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(w, h) * 0.02)
         light *= 1.0 - shadow * rng.uniform(0.4, 1.0) * soft
     return light
+
+
+def _crease(photo: np.ndarray, page_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A fold across the page: a thin dark line, a light edge beside it, and a slight
+    brightness step between the two halves."""
+    h, w = page_mask.shape
+    ys, xs = np.nonzero(page_mask > 127)
+    if len(xs) == 0:
+        return photo
+    k = int(rng.integers(len(xs)))
+    angle = rng.uniform(0, np.pi)
+    normal = np.array([-np.sin(angle), np.cos(angle)])
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    distance = (xx - xs[k]) * normal[0] + (yy - ys[k]) * normal[1]
+    width = rng.uniform(0.6, 1.8)
+    dark = rng.uniform(0.25, 0.6) * np.exp(-(distance / width) ** 2)
+    light = rng.uniform(0.05, 0.2) * np.exp(-((distance - 2.5 * width) / (2 * width)) ** 2)
+    step = np.where(distance > 0, rng.uniform(0.9, 1.0), 1.0)
+    factor = (1 - dark + light) * step
+    factor = np.where(page_mask > 127, factor, 1.0)
+    return photo * factor[..., None]
+
+
+def _stripes(w: int, h: int, rng: np.random.Generator, count: int) -> np.ndarray:
+    """Brightness factor of `count` parallel soft shadow bands at a random angle."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    along = xx * np.cos(angle) + yy * np.sin(angle)
+    period = rng.uniform(0.08, 0.3) * max(w, h)
+    phase = rng.uniform(0, 2 * np.pi)
+    wave = 0.5 + 0.5 * np.sin(2 * np.pi * along / period + phase)
+    depth = rng.uniform(0.25, 0.6)
+    bands = np.clip((wave - 0.5) * 4, 0, 1)  # soft-edged bands, half the period wide
+    limit = np.clip(along - along.min() - count * period, 0, 1) == 0  # only `count` bands
+    return 1.0 - depth * bands * limit
+
+
+def _expose(photo: np.ndarray, exposure: str, rng: np.random.Generator) -> np.ndarray:
+    """Under-exposed, faded (low contrast, lifted blacks) or inverted (a negative)."""
+    if exposure == "dark":
+        return photo * rng.uniform(0.15, 0.35)
+    if exposure == "faded":
+        contrast = rng.uniform(0.25, 0.45)
+        return photo * contrast + (1 - contrast) * rng.uniform(150, 220)
+    if exposure == "inverted":
+        return 255.0 - photo
+    return photo
+
+
+def turned(image: Image.Image, truth: Truth, quarter_turns: int) -> tuple[Image.Image, Truth]:
+    """The photo turned clockwise by `quarter_turns` x 90 degrees in its pixels, and where
+    its grid went (the lattice keeps its rows and columns: row 0 is still the puzzle's)."""
+    k = quarter_turns % 4
+    w, h = image.size
+    lat = truth.lattice.copy()
+    for _ in range(k):  # one clockwise turn: (x, y) -> (h - 1 - y, x)
+        lat = np.stack([h - 1 - lat[..., 1], lat[..., 0]], axis=-1)
+        w, h = h, w
+    turns = {0: None, 1: Image.Transpose.ROTATE_270, 2: Image.Transpose.ROTATE_180,
+             3: Image.Transpose.ROTATE_90}
+    out = image if k == 0 else image.transpose(turns[k])
+    return out, Truth(lattice=lat)
+
+
+def jpeg_with_orientation(image: Image.Image, orientation: int, quality: int = 90) -> bytes:
+    """JPEG bytes of `image` carrying an EXIF orientation tag (1-8), true or not: phones held
+    flat over a page often record one that does not match the pixels."""
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "JPEG", quality=quality, exif=exif.tobytes())
+    return buffer.getvalue()

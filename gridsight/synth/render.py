@@ -155,13 +155,19 @@ def _draw_digits(draw: ImageDraw.ImageDraw, layout: Layout, look: Style,
         return
     px = max(6, round(look.digit_height * layout.cell_px * 1.3))
     font = ImageFont.truetype(font_path, px)
-    # Scale so the digit '8' is digit_height of the cell whatever the font's metrics.
-    top, bottom = font.getbbox("8", anchor="mm")[1::2]
-    px = max(6, round(px * look.digit_height * layout.cell_px / max(1, bottom - top)))
+    # Scale so the digit '8' is digit_height of the cell whatever the font's metrics, and
+    # no wider than MAX_DIGIT_WIDTH of it (heavy wide faces would touch the grid lines,
+    # which no puzzle prints).
+    left, top, right, bottom = font.getbbox("8", anchor="mm")
+    px = max(6, round(px * min(look.digit_height * layout.cell_px / max(1, bottom - top),
+                               MAX_DIGIT_WIDTH * layout.cell_px / max(1, right - left))))
     font = ImageFont.truetype(font_path, px)
     for _, _, x, y, value in _digit_places(layout, givens, rng, jitter):
         draw.text((x, y), str(value), fill=colour, font=font, anchor="mm",
                   stroke_width=round(look.stroke * layout.cell_px), stroke_fill=colour)
+
+
+MAX_DIGIT_WIDTH = 0.6  # share of the cell
 
 
 def _digit_places(layout: Layout, givens: list[list[int]], rng: random.Random, jitter: float):

@@ -3,7 +3,8 @@
 Cells come from whole rendered grids -- screenshots and synthetic photos -- cut out by the
 same straightening and preprocessing the recognizer uses, so the classifier learns what
 the pipeline really hands it: off-centre digits, grid-line remnants, blur, JPEG, shadows,
-bends, and lattices a little off. Nothing here reads real photos.
+bends, and lattices a little off; plus, when ../shared/data is beside the project, the
+real training photos of real_photos.py (never their validation set).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from gridsight.synth.fonts import digit_fonts, font_family
 from gridsight.synth.grids import random_solution
 from gridsight.synth.photo import photograph
 from gridsight.synth.render import STROKES, STYLES, render_sudoku
+from gridsight.training.real_photos import NOTES, half_solved_grids
 from services.recognizer.cells import cell_features, straighten
 from services.recognizer.classifier import DigitModel
 from services.recognizer.decode import WORK_SIDE
@@ -32,6 +34,7 @@ from services.recognizer.lattice import refine_lattice
 
 HELD_OUT_FAMILIES = ("Lato",)  # never trained on: the test reads them as unseen fonts
 STROKE_SHARE = 0.15  # grids drawn in the stroke hand (glyph variants no installed font has)
+REAL_REPEAT = 3  # real cells are few next to the synthetic ones; each counts this many times
 
 
 def train_and_save(train_fn, out: Path, *args) -> None:
@@ -77,6 +80,28 @@ def _to_work(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.ndar
 MIN_CELL_PX = 22  # smaller cells in a photo are not legible; they would only teach noise
 
 
+def _photo_effects(rng: random.Random) -> dict:
+    """The failure classes real photos showed: creases, shadow stripes, dark and faded
+    exposure, a framed heading on the grid (inverted pictures are read inverted back)."""
+    return {"creases": rng.choice([0, 0, 0, 1, 2]), "stripes": rng.choice([0, 0, 0, 2, 4]),
+            "exposure": rng.choice(["normal"] * 6 + ["dark", "faded"]),
+            "header_frame": rng.random() < 0.1}
+
+
+def real_cells(repeat: int = 1) -> tuple[np.ndarray, np.ndarray, int]:
+    """Features and labels of the digit and blank cells of the real training photos
+    (pencil-note cells left out), each repeated `repeat` times, and the photo count."""
+    xs, ys, photos = [], [], 0
+    for _, gray, lattice, labels in half_solved_grids():
+        keep = labels.ravel() != NOTES
+        xs.append(cell_features(straighten(gray, lattice))[keep])
+        ys.append(labels.ravel()[keep])
+        photos += 1
+    if not xs:
+        return np.zeros((0, 0), np.float32), np.zeros(0, int), 0
+    return np.tile(np.concatenate(xs), (repeat, 1)), np.tile(np.concatenate(ys), repeat), photos
+
+
 def sample_grid(seed: int, fonts: list[str], photo_share: float = 0.7, fill: float = 0.5,
                 stroke_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(grey picture, lattice the pipeline would use, givens) for one synthetic grid.
@@ -95,9 +120,10 @@ def sample_grid(seed: int, fonts: list[str], photo_share: float = 0.7, fill: flo
         image, t = photograph(
             image, rng=np.random.default_rng(seed), curvature=rng.choice([0, 0, 0.02, 0.05]),
             perspective=rng.uniform(0, 0.1), rotation=rng.uniform(0, 15),
-            fill=(0.6, 0.95), blur=blur, noise=rng.uniform(0, 8),
+            fill=(0.6, 0.95), blur=blur, noise=rng.choice([rng.uniform(0, 8), 14.0]),
             shadow=rng.uniform(0, 0.5), jpeg_quality=rng.randint(30, 95),
-            out_size=rng.choice([(640, 480), (800, 600), (1024, 768)]))
+            out_size=rng.choice([(640, 480), (800, 600), (1024, 768)]),
+            **_photo_effects(rng))
         truth = t.lattice
         cell = np.linalg.norm(truth[0, -1] - truth[0, 0]) / 9
         if cell < MIN_CELL_PX or blur > cell / 12:
@@ -168,12 +194,16 @@ def train(train_grids: int = 500, calib_grids: int = 80, seed: int = 0,
                       stroke_share=STROKE_SHARE)
     xc, yc = make_cells(range(seed * 100_000 + 50_000, seed * 100_000 + 50_000 + calib_grids),
                         fonts, stroke_share=STROKE_SHARE)
-    log(f"cells: {len(y)} training, {len(yc)} calibration "
-        f"({time.perf_counter() - started:.0f} s to make)")
+    xr, yr, real_photos = real_cells(REAL_REPEAT)
+    if real_photos:
+        x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
+    log(f"cells: {len(y)} training ({len(yr)} from {real_photos} real photos), {len(yc)} "
+        f"calibration ({time.perf_counter() - started:.0f} s to make)")
     started = time.perf_counter()
     scaler = StandardScaler().fit(x)
-    network = MLPClassifier(hidden_layer_sizes=(128,), alpha=1e-3, batch_size=256,
-                            learning_rate_init=1e-3, max_iter=40, random_state=seed)
+    # Wide enough for 240 faces, real print and handwriting-like strokes in one model.
+    network = MLPClassifier(hidden_layer_sizes=(256,), alpha=1e-3, batch_size=256,
+                            learning_rate_init=1e-3, max_iter=60, random_state=seed)
     network.fit(scaler.transform(x), y)
     model = DigitModel(scaler=scaler, network=network, temperature=1.0, info={})
     raw = model.predict_proba(xc)
@@ -181,7 +211,8 @@ def train(train_grids: int = 500, calib_grids: int = 80, seed: int = 0,
     calibrated = model.predict_proba(xc)
     model.info = {
         "train_cells": int(len(y)), "calibration_cells": int(len(yc)),
-        "stroke_share": STROKE_SHARE,
+        "stroke_share": STROKE_SHARE, "real_photos": real_photos,
+        "real_cells": int(len(yr)), "fonts": len(fonts),
         "held_out_families": list(HELD_OUT_FAMILIES), "seed": seed,
         "calibration_accuracy": float((calibrated.argmax(1) == yc).mean()),
         "ece_before": expected_calibration_error(raw, yc),

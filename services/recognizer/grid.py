@@ -62,6 +62,15 @@ def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
     return quads
 
 
+def straight_lines(binary: np.ndarray) -> np.ndarray:
+    """Only the ink that runs straight across or down for a while: grid lines without the
+    digits, and without the curved edges of shadows that join a grid to the table."""
+    length = max(15, max(binary.shape) // 30)
+    across = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    return cv2.dilate(across | down, np.ones((3, 3), np.uint8))
+
+
 def _plausible(quad: np.ndarray, image_area: float) -> bool:
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
         return False
@@ -95,6 +104,63 @@ def grid_score(binary: np.ndarray, quad: np.ndarray, size: int = 9) -> float:
     return float(np.mean(on) * 0.5 + np.mean(inner[:4]) * 0.5 - np.mean(mid) - crowding)
 
 
+RULE_CELL = 32  # pixels per cell when looking for the grid's rules inside an outline
+
+
+def _rules(profile: np.ndarray) -> np.ndarray:
+    """Middles of the strong runs in a line profile (share of a row that is line ink)."""
+    strong = np.concatenate([[False], profile >= 0.5, [False]])
+    edges = np.flatnonzero(np.diff(strong.astype(np.int8)))
+    return (edges[0::2] + edges[1::2] - 1) / 2.0
+
+
+def _matches(rules: np.ndarray, first: float, last: float, count: int) -> int:
+    """How many of `count` evenly spaced positions from first to last have a rule near."""
+    gap = (last - first) / (count - 1)
+    expected = first + gap * np.arange(count)
+    return int((np.abs(rules[None, :] - expected[:, None]).min(axis=1) < 0.2 * gap).sum())
+
+
+def _evenly_ruled(rules: np.ndarray, count: int, span: float) -> tuple[float, float] | None:
+    """First and last rule of the evenly spaced run of `count` rules that explains the
+    rules clearly better than the outline's own edges (0 and span) do; None if none does.
+    One or two rules of a run may be missing (faint, broken by a fold)."""
+    own = _matches(rules, 0.0, span, count) if len(rules) else 0
+    best, best_matches = None, max(count - 2, own + 2)
+    for i, first in enumerate(rules):
+        for last in rules[i + 1:]:
+            if last - first < 0.5 * span:
+                continue
+            matches = _matches(rules, first, last, count)
+            if matches >= best_matches:
+                best, best_matches = (float(first), float(last)), matches
+    return best
+
+
+def trim_to_rules(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
+    """The outline narrowed to the grid's own size+1 evenly spaced rules each way.
+
+    A ruled frame around a heading above the grid (or a box beside it) joins the grid's
+    outline: the outline then holds more than size+1 rules, and its cells come out a row
+    off. Outlines with exactly the grid's rules are returned as they are.
+    """
+    side = size * RULE_CELL
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    ink = cv2.warpPerspective(binary, matrix, (side + 1, side + 1), flags=cv2.INTER_NEAREST)
+    length = side // 3
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8)) > 0
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)) > 0
+    y_run = _evenly_ruled(_rules(across.mean(axis=1)), size + 1, side)
+    x_run = _evenly_ruled(_rules(down.mean(axis=0)), size + 1, side)
+    if y_run is None and x_run is None:
+        return corners
+    (y0, y1), (x0, x1) = y_run or (0.0, side), x_run or (0.0, side)
+    inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return cv2.perspectiveTransform(inner.reshape(-1, 1, 2),
+                                    np.linalg.inv(matrix)).reshape(4, 2)
+
+
 NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus, with all "
            "four corners in the picture")
 
@@ -104,10 +170,12 @@ def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
     """(score, outline) pairs scoring at least `min_score`, the most grid-like first."""
     binary = binarize(gray) if binary is None else binary
     area = float(gray.shape[0] * gray.shape[1])
-    scored = []
-    for quad in _candidates(binary):
-        if not _plausible(quad, area):
+    scored, seen = [], []
+    near = 0.01 * max(gray.shape)  # corners this close make the same outline
+    for quad in _candidates(binary) + _candidates(straight_lines(binary)):
+        if not _plausible(quad, area) or any(np.abs(quad - q).max() < near for q in seen):
             continue
+        seen.append(quad)
         score = grid_score(binary, quad)
         # Among outlines that fit equally well, prefer the larger (the whole grid, not a box).
         score += 0.05 * np.sqrt(cv2.contourArea(quad) / area)

@@ -1,15 +1,16 @@
-"""Classic or killer sudoku: how sure we are, and what to do when the caller said otherwise.
+"""Classic or killer sudoku: the evidence, and what an explicit kind from the caller means.
 
-A killer grid has cage outlines along about half of its cell edges and a number in the
-corner of a third of its cells; a classic grid has neither. The wall probabilities and the
-share of cage heads whose corner holds a number give the killer probability through a
-logistic curve on their mean; both must be present for a confident "killer".
+A killer grid shows what a classic grid cannot: cages whose first cell holds a small
+number in its corner (every cage has one), and those numbers add up to the grid's total,
+405. A classic page read as a killer (grid lines, show-through, handwriting and pencil
+notes taken for walls and sums) finds numbers in some of its "cage heads" only, adding up
+to anything. So the killer probability weighs three shares, each from 0 to 1: cage heads
+with a number (counted twice: the strongest sign), how close the numbers come to 405,
+and the share of edges that are walls.
 
-An explicit kind="killer" on a picture that looks classic raises a RecognitionError saying
-so. An explicit kind="sudoku" on a picture that clearly looks killer (probability at least
-KILLER_OVERRIDE) is read as a killer anyway: a killer has no givens, so reading it as a
-classic grid could only give an empty, useless puzzle; the Reading's kind says what was
-read.
+An explicit kind is honoured: the picture is read as asked, and when it looks like the
+other kind the Reading carries a warning saying so. Only a "killer" request on a picture
+where fewer than MIN_HEADS cages hold a sum cannot be read as one, and says why.
 """
 
 from __future__ import annotations
@@ -20,33 +21,52 @@ import numpy as np
 
 from services.recognizer.errors import RecognitionError
 
-KILLER_OVERRIDE = 0.9  # a "sudoku" request is read as killer above this probability
-MIN_HEADS = 5  # fewer cage heads than this is not a killer grid
+MIN_HEADS = 10  # fewer cages than this is not a 9x9 killer grid
+GRID_TOTAL = 405
+TOTAL_SLACK = 0.3  # the numbers' total may miss 405 by this share before it counts for nothing
+NUMBERED_FROM, NUMBERED_TO = 0.6, 0.9  # share of numbered heads: no evidence .. full evidence
+THRESHOLD = 3.3  # of the 4 points of evidence; a killer with a few sums misread keeps above
+STEEPNESS = 8.0
+LOOKS_LIKE = 0.9  # an explicit kind is warned about when the other is at least this likely
 
 
 def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: int,
-                       heads_with_numbers: int) -> float:
-    """Probability that the grid is a killer sudoku, from what the killer reader found."""
+                       heads_with_numbers: int, sum_total: int) -> float:
+    """Probability that the grid is a killer sudoku, from what the killer reader found:
+    wall probabilities, cage heads, heads whose corner holds a number, and the total of
+    the numbers read."""
+    if heads < MIN_HEADS:
+        return 1.0 / (1.0 + math.exp(STEEPNESS * THRESHOLD))
     walls = np.concatenate([np.ravel(walls_right), np.ravel(walls_down)])
-    # Share of edges that are walls: about 0.4-0.75 in killer grids, near 0 in classic ones.
-    wall_share = float(np.mean(walls))
-    numbered = heads_with_numbers / heads if heads >= MIN_HEADS else 0.0
-    evidence = min(wall_share / 0.35, 1.0) + numbered  # 0 .. 2; killer grids near 2
-    return 1.0 / (1.0 + math.exp(-8.0 * (evidence - 1.0)))
+    # Share of edges that are walls: about 0.4-0.75 in killer grids.
+    wall_share = min(float(np.mean(walls)) / 0.35, 1.0)
+    numbered = heads_with_numbers / heads
+    numbered_share = min(max((numbered - NUMBERED_FROM) / (NUMBERED_TO - NUMBERED_FROM), 0.0),
+                         1.0)
+    total_share = max(0.0, 1.0 - abs(sum_total - GRID_TOTAL) / (TOTAL_SLACK * GRID_TOTAL))
+    evidence = 2 * numbered_share + total_share + wall_share  # 0 .. 4
+    return 1.0 / (1.0 + math.exp(-STEEPNESS * (evidence - THRESHOLD)))
 
 
-def decide(requested: str, p_killer: float) -> tuple[str, float]:
-    """(kind to read, confidence in it) for the kind the caller asked for."""
+LOOKS_KILLER = ("this picture looks like a killer sudoku (cage outlines and cage sums were "
+                "found), but it was read as a classic sudoku as asked; send it with kind "
+                "'killer' or 'auto' to solve it as a killer")
+LOOKS_CLASSIC = ("this picture looks like a classic sudoku (its cages do not each hold a sum, "
+                 "or the sums do not add up to 405), but it was read as a killer as asked; "
+                 "check the cages and sums, or send it with kind 'sudoku' or 'auto'")
+NO_CAGE_SUMS = ("this looks like a classic sudoku, not a killer sudoku: hardly any cage sums "
+                "were found. Send it with kind 'sudoku' or 'auto'")
+
+
+def decide(requested: str, p_killer: float,
+           sums_found: bool = True) -> tuple[str, float, list[str]]:
+    """(kind to read, confidence in it, warnings) for the kind the caller asked for."""
     if requested == "killer":
-        if p_killer <= 0.5:
-            raise RecognitionError(
-                "this looks like a classic sudoku, not a killer sudoku: no cage outlines or "
-                "cage sums were found. Send it with kind 'sudoku' or 'auto'")
-        return "killer", p_killer
+        if not sums_found:
+            raise RecognitionError(NO_CAGE_SUMS)
+        return "killer", p_killer, [LOOKS_CLASSIC] if p_killer <= 1 - LOOKS_LIKE else []
     if requested == "sudoku":
-        if p_killer >= KILLER_OVERRIDE:
-            return "killer", p_killer
-        return "sudoku", 1.0 - p_killer
-    if p_killer > 0.5:  # walls alone (evidence 1, p = 0.5) are not enough: numbers too
-        return "killer", p_killer
-    return "sudoku", 1.0 - p_killer
+        return "sudoku", 1.0 - p_killer, [LOOKS_KILLER] if p_killer >= LOOKS_LIKE else []
+    if p_killer > 0.5:
+        return "killer", p_killer, []
+    return "sudoku", 1.0 - p_killer, []

@@ -12,10 +12,23 @@ from services.recognizer.cells import read_grid_cells, straighten
 from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode, decode_colour
 from services.recognizer.errors import RecognitionError
-from services.recognizer.grid import MIN_SCORE, NO_GRID, WEAK_SCORE, binarize, scored_grids
+from services.recognizer.grid import (
+    MIN_SCORE,
+    NO_GRID,
+    WEAK_SCORE,
+    binarize,
+    scored_grids,
+    trim_to_rules,
+)
 from services.recognizer.killer import killer_cells, read_killer, reading_fields
-from services.recognizer.kind import decide, killer_probability
+from services.recognizer.kind import MIN_HEADS, decide, killer_probability
 from services.recognizer.lattice import lattice_fit, trace_lattice
+from services.recognizer.orientation import (
+    turn_lattice,
+    turn_picture,
+    turn_points,
+    upright_turns,
+)
 
 SIZE = 9
 
@@ -27,8 +40,14 @@ def _points(array: np.ndarray) -> list:
 PAD = 8  # paper-coloured frame, so a grid drawn to the picture's edge still has a closed outline
 
 
+# Said when something grid-like was seen but its outline could not be followed all round:
+# cut off by the picture's edge, or broken by a shadow, glare or a fold (which, the
+# picture alone cannot tell).
+OUTLINE_BROKEN = ("the grid's outline could not be followed all the way round: make sure the "
+                  "whole grid is in the picture with a little margin, evenly lit, with no "
+                  "shadow or fold across its border")
 GOOD_FIT = 0.85  # a lattice this well on the lines is taken without trying other outlines
-OUTLINES_TRIED = 4  # per framing, best-scoring first
+OUTLINES_TRIED = 6  # per framing, best-scoring first
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -49,6 +68,7 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         binary = binarize(framed)
         for score, corners in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
             seen_any |= score >= MIN_SCORE
+            corners = trim_to_rules(binary, corners, SIZE)
             lattice, rows, cols = trace_lattice(binary, corners, SIZE)
             if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
                 continue
@@ -62,8 +82,7 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if best is not None:
         return best
     if seen_any:
-        raise RecognitionError("the grid's outline is not all in the picture: photograph the "
-                               "whole puzzle with a little margin around it")
+        raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
 
 
@@ -82,9 +101,9 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     """(grey picture with dark ink on light ground, grid corners, lattice).
 
     Dark-mode apps draw light lines and digits on a dark ground. A picture with a flat
-    dark ground is read both inverted and as it is (a photo on a dark table has one
-    too): the reading whose grid holds light ground between dark lines wins, and of two
-    such, the one whose lattice lies better on its lines.
+    dark ground is read both inverted and as it is (a photo on a dark table, or an
+    under-exposed one, has one too): the reading whose grid has ground lighter than its
+    lines wins, and of two such, the one whose lattice lies better on its lines.
     """
     if not dark_ground(gray):
         return (gray, *locate(gray))
@@ -95,15 +114,29 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
         except RecognitionError as e:
             error = error or e
             continue
-        inside = np.zeros(gray.shape, np.uint8)
-        cv2.fillConvexPoly(inside, np.round(corners).astype(np.int32), 1)
-        light = float(np.median(candidate[inside > 0])) > 128 if inside.any() else False
         fit = lattice_fit(binarize(candidate), lattice)
-        found.append(((light, fit), candidate, corners, lattice))
+        found.append(((ground_lighter_than_lines(candidate, lattice), fit), candidate, corners,
+                      lattice))
     if not found:
         raise error
     _, picture, corners, lattice = max(found, key=lambda f: f[0])
     return picture, corners, lattice
+
+
+def ground_lighter_than_lines(gray: np.ndarray, lattice: np.ndarray) -> bool:
+    """Whether the grid's ground is lighter than its lines, as ink on paper is. Relative,
+    not against a fixed grey: an under-exposed photo has dark paper with darker lines."""
+    lines = np.zeros(gray.shape, np.uint8)
+    points = np.round(lattice).astype(np.int32)
+    for k in range(lattice.shape[0]):
+        cv2.polylines(lines, [np.ascontiguousarray(points[k]), np.ascontiguousarray(points[:, k])],
+                      False, 1, 1)
+    inside = np.zeros(gray.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners_of(lattice)).astype(np.int32), 1)
+    ground = (inside > 0) & (lines == 0)
+    if not lines.any() or not ground.any():
+        return False
+    return float(np.median(gray[ground])) > float(np.median(gray[lines > 0]))
 
 
 def read_lattice(gray: np.ndarray) -> np.ndarray:
@@ -128,10 +161,11 @@ def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     return read_cells(gray, lattice)[0]
 
 
-def read_cells(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int]:
+def read_cells(gray: np.ndarray, lattice: np.ndarray,
+               features: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
     """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
-    a given, not a cage sum in a corner)."""
-    features, boxes = read_grid_cells(straighten(gray, lattice), SIZE)
+    a given, not a cage sum in a corner). `features`: read_grid_cells' output, if known."""
+    features, boxes = features or read_grid_cells(straighten(gray, lattice), SIZE)
     probs = load_model().predict_proba(features).reshape(SIZE, SIZE, -1)
     x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
     centred = ((np.abs((x0 + x1) / 2 - 0.5) < CENTRED_ACROSS)
@@ -141,6 +175,36 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int]:
     given = ((1.0 - probs[..., 0] > 0.9) & (height >= LARGE_DIGIT) & (height <= TALLEST_DIGIT)
              & centred & upright)
     return probs, int(given.sum())
+
+
+def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int, tuple]:
+    """(lattice indexed by the puzzle's own rows and columns, clockwise quarter turns that
+    stand the picture upright, the cells' features in that orientation)."""
+    features = read_grid_cells(straighten(gray, lattice), SIZE)
+    inked = load_model().predict_proba(features[0])[:, 0] < 0.5
+    turns = upright_turns(features[0], inked)
+    if turns:
+        lattice = turn_lattice(lattice, turns)
+        features = read_grid_cells(straighten(gray, lattice), SIZE)
+    return lattice, turns, features
+
+
+def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarray,
+                        turns: int):
+    """The killer reader run on the picture turned upright (cage sums sit in the top-left
+    corners of their cells), with its lattice brought back to `gray`'s pixels."""
+    if not turns:
+        return read_killer(gray, corners, colour)
+    killer = read_killer(turn_picture(gray, turns), turn_points(corners, turns, gray.shape),
+                         turn_picture(colour, turns))
+    turned_shape = gray.shape if turns % 2 == 0 else gray.shape[::-1]
+    killer.lattice = turn_points(killer.lattice, 4 - turns, turned_shape)
+    return killer
+
+
+def corners_of(lattice: np.ndarray) -> np.ndarray:
+    """Grid corners TL, TR, BR, BL of a lattice."""
+    return np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
 
 
 def recognize(image: bytes, kind: str = "auto") -> Reading:
@@ -167,17 +231,24 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     lap("decode")
     gray, corners, lattice = locate_either_way(gray)
     lap("grid")
-    probs, large_digits = read_cells(gray, lattice)
+    lattice, turns, features = stand_upright(gray, lattice)
+    corners = corners_of(lattice)
+    lap("orientation")
+    probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
-    killer = None
-    if kind != "killer" and large_digits >= CLASSIC_GIVENS:
+    killer, warnings = None, []
+    if kind == "auto" and large_digits >= CLASSIC_GIVENS:
         # Many large printed digits: a classic grid. Killer puzzles carry few givens or
         # none, so the cage reader (the slow stage) is not asked.
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE
+    elif kind == "sudoku" and large_digits >= CLASSIC_GIVENS:
+        read_as, confidence = "sudoku", CLASSIC_CONFIDENCE  # as asked, and it looks so
     else:
-        killer = read_killer(gray, corners, decode_colour(image, gray.shape))
-        read_as, confidence = decide(kind, killer_probability(
-            killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads))
+        killer = read_upright_killer(gray, decode_colour(image, gray.shape), corners, turns)
+        read_as, confidence, warnings = decide(kind, killer_probability(
+            killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
+            sum(s.candidates[0].value for s in killer.sums if tuple(s.cell) in killer.heads)),
+            sums_found=killer.numbered_heads >= MIN_HEADS)
         lap("killer")
         if read_as == "killer":
             lattice = killer.lattice  # traced among the cage outlines
@@ -190,10 +261,10 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     lattice[..., 1] = np.clip(lattice[..., 1], 0, height - 1)
     quads = [[_points(np.array([lattice[r, c], lattice[r, c + 1], lattice[r + 1, c + 1],
                                 lattice[r + 1, c]])) for c in range(SIZE)] for r in range(SIZE)]
-    corners_out = _points(np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1],
-                                    lattice[-1, 0]]))
+    corners_out = _points(corners_of(lattice))
     probs = probs / probs.sum(axis=-1, keepdims=True)
     extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
     return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
                    cells=probs.tolist(), image_size=(width, height), corners=corners_out,
-                   cell_quads=quads, timings=timings, **extra)
+                   cell_quads=quads, rotation=90 * turns, warnings=warnings, timings=timings,
+                   **extra)

@@ -8,7 +8,7 @@ import pytest
 from services.contracts import CageSumReading, SumCandidate
 from services.recognizer import RecognitionError
 from services.recognizer.killer import consistent_walls, plausible_sums, regions
-from services.recognizer.kind import decide, killer_probability
+from services.recognizer.kind import LOOKS_CLASSIC, LOOKS_KILLER, decide, killer_probability
 from services.recognizer.sums import sum_candidates
 
 
@@ -62,14 +62,24 @@ def test_sum_candidates_combine_digit_probabilities():
 
 def test_kind_probability_and_decisions():
     walls = np.full((9, 8), 0.6), np.full((8, 9), 0.6)
-    assert killer_probability(*walls, heads=30, heads_with_numbers=30) > 0.99
+    assert killer_probability(*walls, heads=30, heads_with_numbers=30, sum_total=405) > 0.99
+    # A killer with a few sums misread or missing still reads as one.
+    assert killer_probability(*walls, heads=32, heads_with_numbers=29, sum_total=362) > 0.9
     none = np.full((9, 8), 0.01), np.full((8, 9), 0.01)
-    assert killer_probability(*none, heads=1, heads_with_numbers=0) < 0.01
-    assert decide("auto", 0.97) == ("killer", 0.97)
-    assert decide("sudoku", 0.5)[0] == "sudoku"
-    assert decide("sudoku", 0.95)[0] == "killer"
+    assert killer_probability(*none, heads=1, heads_with_numbers=0, sum_total=0) < 0.01
+    # A classic page whose handwriting and lines look like walls and corner numbers: the
+    # numbers sit in some heads only and do not add up to 405.
+    assert killer_probability(*walls, heads=15, heads_with_numbers=12, sum_total=365) < 0.2
+    assert killer_probability(*walls, heads=32, heads_with_numbers=21, sum_total=420) < 0.05
+    assert decide("auto", 0.97) == ("killer", 0.97, [])
+    assert decide("sudoku", 0.5)[:2] == ("sudoku", 0.5)
+    # An explicit kind is honoured; the other kind's look is a warning.
+    kind, _, warnings = decide("sudoku", 0.95)
+    assert kind == "sudoku" and warnings == [LOOKS_KILLER]
+    kind, _, warnings = decide("killer", 0.05)
+    assert kind == "killer" and warnings == [LOOKS_CLASSIC]
     with pytest.raises(RecognitionError, match="classic sudoku"):
-        decide("killer", 0.1)
+        decide("killer", 0.05, sums_found=False)
 
 
 def test_sums_that_miss_405_favour_the_alternative_that_fixes_it():

@@ -1,0 +1,118 @@
+"""Failure classes real photos showed, made by the project's own generators: pages turned
+in their pixels, lying EXIF orientation tags, an explicit kind, a framed heading on the
+grid, creases, shadow stripes, dark and faded exposure."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from gridsight.synth.killer_render import STYLES as KILLER_STYLES
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.photo import jpeg_with_orientation, turned
+from gridsight.synth.puzzles import make_killer
+from services.recognizer import RecognitionError, recognize
+from services.recognizer.kind import LOOKS_KILLER
+
+from .conftest import givens_for, read_digits, to_bytes
+from .test_recognizer_photos import check_reading
+
+# Orientation tags (EXIF 0x0112) and the clockwise turn a viewer applies for each.
+TAG_TURNS = {3: 180, 6: 90, 8: 270}
+
+
+def corner_error(reading, lattice: np.ndarray) -> float:
+    """Largest distance of the reading's corners from the true ones, in cells."""
+    want = np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
+    cell = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / 9
+    return float(np.linalg.norm(np.asarray(reading.corners) - want, axis=1).max() / cell)
+
+
+@pytest.mark.parametrize("quarter_turns", [1, 2, 3])
+def test_page_turned_in_its_pixels_is_read_upright(synthetic_photo, quarter_turns):
+    data, givens, truth = synthetic_photo(300 + quarter_turns, "newspaper")
+    photo, turned_truth = turned(Image.open(io.BytesIO(data)), truth, quarter_turns)
+    reading = recognize(to_bytes(photo, "JPEG", quality=90), "auto")
+    # Turned clockwise by q quarter turns, the page stands upright after 4 - q more.
+    assert reading.rotation == (360 - 90 * quarter_turns) % 360
+    assert reading.kind == "sudoku"
+    assert (read_digits(reading) == givens).mean() >= 80 / 81
+    # Corners name the puzzle's own top-left, top-right, ... in the turned picture.
+    assert corner_error(reading, turned_truth.lattice) < 0.2
+
+
+@pytest.mark.parametrize("tag", sorted(TAG_TURNS))
+def test_lying_exif_tag_on_upright_pixels(synthetic_photo, tag):
+    data, givens, truth = synthetic_photo(310 + tag, "screenshot")
+    upright = Image.open(io.BytesIO(data))
+    reading = recognize(jpeg_with_orientation(upright, tag), "auto")
+    assert (read_digits(reading) == givens).mean() >= 80 / 81
+    # Geometry is in the picture as shown, tag applied: turning that back is the rotation.
+    assert reading.rotation == (360 - TAG_TURNS[tag]) % 360
+    shown, shown_truth = turned(upright, truth, TAG_TURNS[tag] // 90)
+    assert tuple(reading.image_size) == shown.size
+    assert corner_error(reading, shown_truth.lattice) < 0.2
+
+
+def test_true_exif_tag_is_kept(synthetic_photo):
+    """A tag that is right (pixels stored turned, the tag turning them back) needs no turn."""
+    data, givens, _ = synthetic_photo(320, "app")
+    stored = Image.open(io.BytesIO(data)).transpose(Image.Transpose.ROTATE_90)  # 90 ccw
+    reading = recognize(jpeg_with_orientation(stored, 6), "auto")
+    assert reading.rotation == 0
+    assert (read_digits(reading) == givens).mean() >= 80 / 81
+
+
+def test_turn_is_not_guessed_without_digits():
+    blank = render_killer_free_grid()
+    reading = recognize(blank, "sudoku")
+    assert reading.rotation == 0
+
+
+def render_killer_free_grid() -> bytes:
+    from gridsight.synth.render import render_sudoku
+
+    return to_bytes(render_sudoku([[0] * 9 for _ in range(9)], style="screenshot", seed=1,
+                                  cell_px=40))
+
+
+@pytest.mark.parametrize("options", [
+    {"header_frame": True},
+    {"creases": 2},
+    {"stripes": 3, "shadow": 0.0},
+    {"exposure": "dark"},
+    {"exposure": "faded"},
+], ids=["header-frame", "creases", "shadow-stripes", "dark", "faded"])
+def test_photo_failure_classes_read_right(synthetic_photo, options):
+    data, givens, truth = synthetic_photo(330 + len(str(options)), "newspaper", **options)
+    check_reading(data, givens, truth, min_share=79 / 81)
+
+
+def killer_screenshot(seed: int) -> bytes:
+    import random
+
+    puzzle, _ = make_killer(random.Random(seed))
+    return to_bytes(render_killer(puzzle, style=KILLER_STYLES["app"], seed=seed, cell_px=48))
+
+
+def test_explicit_sudoku_on_a_killer_is_honoured_with_a_warning():
+    reading = recognize(killer_screenshot(41), "sudoku")
+    assert reading.kind == "sudoku"
+    assert reading.warnings == [LOOKS_KILLER]
+
+
+def test_auto_on_a_killer_reads_a_killer_without_warning():
+    reading = recognize(killer_screenshot(41), "auto")
+    assert reading.kind == "killer" and reading.warnings == []
+
+
+def test_explicit_killer_on_a_classic_grid_without_sums_says_why():
+    from gridsight.synth.render import render_sudoku
+
+    picture = to_bytes(render_sudoku(givens_for(5), style="screenshot", seed=5, cell_px=44))
+    with pytest.raises(RecognitionError, match="classic sudoku"):
+        recognize(picture, "killer")
+    assert recognize(picture, "sudoku").warnings == []
