@@ -84,6 +84,24 @@ def _clear_border_lines(strokes: np.ndarray) -> np.ndarray:
     return out
 
 
+FAINT_LEVEL = 0.5 * INK_LEVEL  # fainter ink counts where it touches a stroke
+
+
+def _with_faint_joins(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
+    """Strokes plus the fainter ink joined to them (hysteresis): a serif face's hairline
+    foot of a 2, or a thin face's joins, are lighter than the thick grid lines that set
+    the ink scale, and without them a 2 reads as a 7 or 9."""
+    p = ink.shape[0]
+    inset = slice(int(BORDER * p), int(np.ceil((1 - BORDER) * p)))
+    faint = np.zeros((p, p), np.uint8)  # not in the edge band: no joins to the grid lines
+    faint[inset, inset] = ink[inset, inset] >= FAINT_LEVEL
+    count, labels = cv2.connectedComponents(faint, connectivity=8)
+    touching = np.zeros(count, bool)
+    touching[np.unique(labels[strokes])] = True
+    touching[0] = False
+    return strokes | touching[labels]
+
+
 def digit_mask(ink: np.ndarray) -> np.ndarray:
     """The cell's pixels that belong to its digit: ink blobs that are neither specks nor
     grid-line remnants along the edge."""
@@ -95,7 +113,7 @@ def digit_mask(ink: np.ndarray) -> np.ndarray:
         # Every blob lies in the edge band, away from the middle: remnants all (see
         # mostly_edge below). Most blank cells end here, without labelling.
         return np.zeros((p, p), bool)
-    strokes = _clear_border_lines(stroke_pixels.astype(np.uint8))
+    strokes = _clear_border_lines(_with_faint_joins(ink, stroke_pixels).astype(np.uint8))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     edge_band = np.ones((p, p), bool)
     edge_band[inset, inset] = False

@@ -19,7 +19,7 @@ import numpy as np
 from services.recognizer.classifier import DigitModel
 
 MODEL_PATH = Path(__file__).parent / "models" / "orientation.joblib"
-MIN_INKED = 3  # with fewer inked cells there is nothing to tell the turns apart
+MIN_INKED = 8  # fewer large digits than this (a classic grid has 17 or more) do not vote
 MARGIN = 3.0  # total log-likelihood (nats) a turn must gain over the picture as shown
 
 

@@ -179,9 +179,17 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray,
 
 def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int, tuple]:
     """(lattice indexed by the puzzle's own rows and columns, clockwise quarter turns that
-    stand the picture upright, the cells' features in that orientation)."""
+    stand the picture upright, the cells' features in that orientation).
+
+    Only large, elongated digits near their cell's centre vote: small cage sums in a
+    corner, square cage outlines and pencil notes say little about which way is up."""
     features = read_grid_cells(straighten(gray, lattice), SIZE)
-    inked = load_model().predict_proba(features[0])[:, 0] < 0.5
+    x0, y0, x1, y1 = np.moveaxis(features[1].reshape(-1, 4), -1, 0)
+    side, across = np.maximum(x1 - x0, y1 - y0), np.minimum(x1 - x0, y1 - y0)
+    # Digits are longer one way than the other, whichever way up; cage outlines are square.
+    large = ((side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT) & (side >= UPRIGHT * across)
+             & (np.abs((x0 + x1) / 2 - 0.5) < 0.2) & (np.abs((y0 + y1) / 2 - 0.5) < 0.2))
+    inked = (load_model().predict_proba(features[0])[:, 0] < 0.5) & large
     turns = upright_turns(features[0], inked)
     if turns:
         lattice = turn_lattice(lattice, turns)

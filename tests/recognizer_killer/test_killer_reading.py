@@ -11,6 +11,7 @@ from gridsight.synth.killer_render import STYLES
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SumCandidate
 from services.recognizer import RecognitionError, recognize
+from services.recognizer.kind import LOOKS_KILLER
 from services.solver import solve_reading
 
 from .conftest import killer, photo, screenshot, sums_read, to_bytes, walls_read
@@ -168,10 +169,10 @@ def test_classic_sent_as_killer_is_refused_clearly():
         recognize(to_bytes(render_sudoku(givens, seed=4, cell_px=44, style="app")), "killer")
 
 
-def test_killer_sent_as_sudoku_is_read_as_killer():
+def test_killer_sent_as_sudoku_is_read_as_asked_with_a_warning():
     data, *_ = screenshot(21, "web")
     reading = recognize(data, "sudoku")
-    assert reading.kind == "killer" and reading.kind_confidence > 0.9
+    assert reading.kind == "sudoku" and reading.warnings == [LOOKS_KILLER]
 
 
 def test_unknown_kind_is_refused():
