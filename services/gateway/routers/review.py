@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Response
 
 from services.contracts import SOLVE_TASK, Corrections, JobCreated
-from services.corrections import CorrectionError, apply_corrections, merge
+from services.corrections import CorrectionError, as_fixed, check_corrections, merge
 from services.gateway.dependencies import (
     get_sender,
     get_store,
@@ -16,6 +16,24 @@ from services.gateway.problems import ProblemError
 from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job, queue_or_fail
 from services.jobs import FINAL_STATES
 
+CORRECTIONS_RULE = """\
+Rows and columns are 0-based here; messages count them from 1, as people do.
+
+The rule: **what a person typed is certain**, and confident readings (90 % and more) are
+never rewritten to make room for it. Only readings the recognizer was unsure of may still
+be repaired, and each one changed is listed in `suspects`.
+
+* A typed digit that clashes with a confident reading ends the new revision as
+  `needs_review` with verdict `none`: `conflicts` names the clash ("your 6 at row 1,
+  column 2 clashes with the 6 read at row 1, column 5") and `suspects` lists the confident
+  reading, so either side can be corrected.
+* Corrections that cannot hold on their own are refused with 422 and a message: a digit
+  typed twice in one row, column or box, or a cage sum its cage cannot make (30 for two
+  cells of a 9x9 grid).
+
+Later corrections of the same reading replace earlier ones.
+"""
+
 router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(require_api_key)])
 
 
@@ -23,7 +41,8 @@ router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(req
              responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
                  "description": "The job has no reading to correct yet"}},
              dependencies=[Depends(limit_job_rate)],
-             summary="Correct readings (cells, cage sums, walls) and solve again")
+             summary="Correct readings (cells, cage sums, walls) and solve again",
+             description=CORRECTIONS_RULE)
 def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCreated:
     store = get_store()
     job = find_job(store, job_id)
@@ -36,7 +55,7 @@ def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCre
                            f"the job is {job.status}; correct it once it has finished")
     merged = merge(job.corrections, fixes)
     try:
-        corrected = apply_corrections(job.reading, merged)
+        check_corrections(job.reading, merged)
     except CorrectionError as exc:
         raise ProblemError(422, "Invalid corrections", str(exc)) from exc
     revision = job.revision + 1
@@ -45,7 +64,7 @@ def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCre
     if job is None:
         raise ProblemError(409, "Job changed", "the job was corrected meanwhile; try again")
     queue_or_fail(store, job, lambda: get_sender().send_task(
-        SOLVE_TASK, args=(corrected.model_dump(mode="json"),),
-        kwargs={"job_id": job_id, "revision": revision}))
+        SOLVE_TASK, args=(job.reading.model_dump(mode="json"),),
+        kwargs={"job_id": job_id, "revision": revision, "fixed": as_fixed(merged)}))
     response.headers["Location"] = f"/v1/jobs/{job_id}"
     return JobCreated(id=job_id, status=job.status)
