@@ -134,11 +134,11 @@ def test_suspects_are_marked_and_reachable_by_keyboard(page):
     assert solved_digits(page) == solution
     marked = cell_input(page, *blank)
     assert marked.input_value() == "5"
-    assert "read 5, solver chose blank" in marked.get_attribute("aria-label")
+    assert "read 5 (70% sure), solver chose blank" in marked.get_attribute("aria-label")
     assert "suspect" in marked.locator("..").get_attribute("class")
     assert "unsure" in marked.locator("..").get_attribute("class")  # 70 % is shaded
 
-    page.get_by_role("button", name=re.compile(r"read 5, solver chose blank")).click()
+    page.get_by_role("button", name=re.compile(r"read 5 \(70% sure\), solver chose blank")).click()
     assert marked.evaluate("node => node === document.activeElement")
     row, col = blank
     step = ("ArrowLeft", col - 1) if col > 0 else ("ArrowRight", col + 1)

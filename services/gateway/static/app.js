@@ -5,8 +5,9 @@ import {
   waitForJob,
 } from "./api.js";
 import {
-  nonogramPicture, parseClues, readingEditor, solutionTable, suspectList,
+  nonogramPicture, parseClues, readingEditor, solutionTable, solutionText, suspectList,
 } from "./grids.js";
+import { shrinkPicture } from "./shrink.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -18,22 +19,61 @@ const STATUS_TEXT = {
   needs_review: "Done, but the reading needs your check.",
   failed: "It did not work.",
 };
-const VERDICTS = {
-  unique: "The solution is unique.",
-  multiple: "More than one solution fits; this is one of them. Check the reading.",
-  none: "No solution fits the puzzle as read. Check the marked cells.",
-  unknown: "The solver ran out of time before it could finish.",
-};
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+// The verdict in words for this job: typed puzzles have no reading to check, and
+// marked cells are mentioned only when there are some.
+function verdictText(result, fromPicture) {
+  const changed = result.suspects.filter((s) => s.read !== s.chosen).length;
+  const marked = result.suspects.length;
+  const unsure = result.uncertain.length;
+  const as = fromPicture ? "read" : "typed";
+  const parts = [];
+  if (result.verdict === "unique") parts.push("The solution is unique.");
+  if (result.verdict === "multiple") {
+    parts.push(`More than one solution fits the puzzle as ${as}; two of them are shown, `
+               + "their differences underlined.");
+    if (fromPicture) parts.push("A digit misread or missed by the reader can cause this.");
+  }
+  if (result.verdict === "none") {
+    parts.push(`No solution fits the puzzle as ${as}.`);
+    if (marked) parts.push(`Check the ${plural(marked, "reading")} marked in red.`);
+  }
+  if (result.verdict === "unknown") parts.push("The solver ran out of time before it could finish.");
+  if (changed) {
+    parts.push(`To make it solvable the solver changed ${plural(changed, "reading")}, `
+               + "marked in red below; check them.");
+  }
+  if (unsure) parts.push(`${plural(unsure, "reading")} (amber) ${unsure === 1 ? "was" : "were"} hard to be sure of.`);
+  return parts.join(" ");
+}
+
+// Problem details name sizes in bytes; people read megabytes.
+const readableSizes = (text) => text.replace(/(\d{5,}) bytes/g,
+  (_, bytes) => `${(Number(bytes) / 1048576).toFixed(1).replace(/\.0$/, "")} MB`);
 const STEP_ORDER = ["queued", "recognizing", "solving", "done"];
 
 let following = null; // AbortController of the job on show
 let editor = null; // the reading editor of the job on show
 let shownJob = null;
 
+// Bring a part of the job into view and give it the keyboard focus.
+function bringIntoView(node) {
+  node.scrollIntoView({ block: "start" });
+  node.focus({ preventScroll: true });
+}
+
+function showJobSection() {
+  $("#job").hidden = false;
+  $(".skip").hidden = false;
+}
+
 function showError(error) {
+  showJobSection();
   const box = $("#error");
-  box.textContent = error.message || String(error);
+  box.textContent = readableSizes(error.message || String(error));
   box.hidden = false;
+  bringIntoView(box);
 }
 
 function clearError() {
@@ -55,7 +95,6 @@ function showProgress(job, fromPicture) {
   $("#status").textContent = STATUS_TEXT[job.status] + revision;
   $("#job").setAttribute("aria-busy", String(!FINAL_STATES.has(job.status)));
   $("#solve-again").disabled = !FINAL_STATES.has(job.status);
-  if (job.status === "failed") showError(new Error(job.error || "The job failed."));
 }
 
 function showReview(job) {
@@ -63,7 +102,7 @@ function showReview(job) {
   if (!job.reading) return;
   editor = readingEditor(job);
   $("#reading").replaceChildren(editor.element);
-  $("#suspects").replaceChildren(suspectList(job, editor.focusCell));
+  $("#suspects").replaceChildren(suspectList(job, editor.focus));
 }
 
 function showPicture(job, fromPicture) {
@@ -77,6 +116,11 @@ function showPicture(job, fromPicture) {
     img.src = imageUrl(job);
   };
   img.src = solved ? overlayUrl(job) : imageUrl(job);
+  $("#download-overlay").hidden = !solved;
+  if (solved) {
+    $("#download-overlay").href = overlayUrl(job);
+    $("#download-overlay").download = `gridsight-${job.id.slice(0, 8)}.jpg`;
+  }
   img.alt = solved ? "Your picture with the missing digits drawn in blue" : "Your picture";
   $("#picture-caption").textContent = solved
     ? "The solution drawn into your picture. Red outlines: readings the solver changed; "
@@ -88,9 +132,7 @@ function showResult(job, fromPicture) {
   const { result } = job;
   $("#result").hidden = !result && !fromPicture;
   // Solved: the message repeats the verdict; failed: the error box already shows it.
-  const message = result?.status === "needs_review" ? result.message : "";
-  $("#verdict").textContent = result
-    ? [VERDICTS[result.verdict] || "", message].filter(Boolean).join(" ") : "";
+  $("#verdict").textContent = result ? verdictText(result, fromPicture) : "";
   const conflicts = (result?.conflicts || []).map((text) => {
     const item = document.createElement("li");
     item.textContent = text;
@@ -100,9 +142,15 @@ function showResult(job, fromPicture) {
   $("#conflicts").hidden = !conflicts.length;
   showPicture(job, fromPicture);
   const solution = result?.solution;
+  $("#result-actions").hidden = !solution;
+  $("#download-overlay").hidden ||= !solution;
   if (!solution) $("#solution").replaceChildren();
   else if (result.kind === "nonogram") $("#solution").replaceChildren(nonogramPicture(solution));
-  else $("#solution").replaceChildren(solutionTable(result));
+  else if (result.other_solution) {
+    $("#solution").replaceChildren(
+      solutionTable(result, result.solution, "One solution", result.other_solution),
+      solutionTable(result, result.other_solution, "Another solution", result.solution));
+  } else $("#solution").replaceChildren(solutionTable(result, solution));
 }
 
 function show(job, knownPicture) {
@@ -113,6 +161,8 @@ function show(job, knownPicture) {
   if (FINAL_STATES.has(job.status)) {
     showReview(job);
     showResult(job, fromPicture);
+    if (job.status === "failed") showError(new Error(job.error || "The job failed."));
+    else bringIntoView($("#job"));
   }
 }
 
@@ -122,7 +172,7 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
   const controller = new AbortController();
   following = controller;
   clearError();
-  $("#job").hidden = false;
+  showJobSection();
   $("#status").textContent = "Sending…";
   $("#job").setAttribute("aria-busy", "true");
   if (!keepShown) {
@@ -139,25 +189,28 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
     // The address names the job, so a reload or a shared link shows it again.
     history.replaceState(null, "", `#job=${encodeURIComponent(created.id)}`);
     await waitForJob(created.id, (job) => show(job, fromPicture), controller.signal);
-    // The button pressed was replaced: start keyboard users again from the result.
-    if (keepShown && document.activeElement === document.body) $("#job").focus();
   } catch (error) {
     if (error.name === "AbortError") return; // a newer job took over the page
-    showError(error);
+    $("#status").textContent = STATUS_TEXT.failed;
     $("#job").setAttribute("aria-busy", "false");
+    $("#solve-again").disabled = false;
+    showError(error);
   }
 }
 
 function solvePicture(file) {
   if (!file) return;
   if (!file.type.startsWith("image/")) {
-    $("#job").hidden = false;
+    following?.abort();
+    $("#status").textContent = "";
+    $("#result").hidden = true;
+    $("#review").hidden = true;
     showError(new Error(`${file.name} is not a picture; choose a photo or screenshot.`));
     return;
   }
   const kind = $("#kind").value;
-  follow(() => createImageJob(file, kind), { fromPicture: true });
-  $("#job").scrollIntoView({ behavior: "smooth", block: "start" });
+  follow(async () => createImageJob(await shrinkPicture(file), kind), { fromPicture: true });
+  $("#job").scrollIntoView({ block: "start" });
 }
 
 function wirePictureInputs() {
@@ -173,6 +226,16 @@ function wirePictureInputs() {
     zone.classList.add("dragging");
   });
   zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+  // A picture dropped anywhere on the page is taken, not opened in place of the page.
+  const hasFiles = (event) => event.dataTransfer?.types?.includes("Files");
+  document.addEventListener("dragover", (event) => {
+    if (hasFiles(event)) event.preventDefault();
+  });
+  document.addEventListener("drop", (event) => {
+    if (!hasFiles(event) || zone.contains(event.target)) return;
+    event.preventDefault();
+    solvePicture(event.dataTransfer.files[0]);
+  });
   zone.addEventListener("drop", (event) => {
     event.preventDefault();
     zone.classList.remove("dragging");
@@ -231,6 +294,45 @@ function wireReview() {
   });
 }
 
+function wireResultActions() {
+  $("#copy-solution").addEventListener("click", async () => {
+    const text = solutionText(shownJob.result);
+    try {
+      await navigator.clipboard.writeText(text);
+      $("#status").textContent = "The solution was copied as text.";
+    } catch {
+      showError(new Error("The browser did not allow copying; the solution as text is:\n"
+                          + text));
+    }
+  });
+  $("#solve-another").addEventListener("click", () => {
+    following?.abort();
+    history.replaceState(null, "", location.pathname);
+    $("#job").hidden = true;
+    $(".skip").hidden = true;
+    shownJob = null;
+    editor = null;
+    window.scrollTo(0, 0);
+    $("#file").focus();
+  });
+}
+
+// Enter in the reading solves again; a focused reading shows its details below the grid
+// (touch screens have no hover).
+function wireReadingKeys() {
+  $("#reading").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !event.target.matches("input")) return;
+    event.preventDefault();
+    $("#solve-again").click();
+  });
+  $("#reading").addEventListener("focusin", (event) => {
+    const label = event.target.getAttribute("aria-label") || "";
+    $("#cell-info").textContent = event.target.dataset.notes
+      ? `${label.split(",").slice(0, 2).join(",")}: `
+        + event.target.dataset.notes : "";
+  });
+}
+
 function followFromAddress() {
   const id = new URLSearchParams(location.hash.slice(1)).get("job");
   if (id) follow(async () => ({ id }), { fromPicture: null });
@@ -239,4 +341,6 @@ function followFromAddress() {
 wirePictureInputs();
 wireTypedForms();
 wireReview();
+wireResultActions();
+wireReadingKeys();
 followFromAddress();
