@@ -51,9 +51,10 @@ def test_uploaded_picture_is_solved_and_drawn_into(page, tmp_path):
     page.wait_for_selector("#solution-grid")
     assert solved_digits(page) == solution
     assert page.locator("#status").inner_text() == "Solved."
-    # The overlay image is the picture's own size, drawn by the gateway.
+    # The overlay image is the picture's own size (small pictures are not scaled), drawn
+    # by the gateway.
     page.wait_for_function("() => { const img = document.querySelector('#overlay');"
-                           " return img.src.includes('overlay.png') && img.complete"
+                           " return img.src.includes('overlay.jpg') && img.complete"
                            " && img.naturalWidth > 0; }")
     size = page.eval_on_selector("#overlay", "img => [img.naturalWidth, img.naturalHeight]")
     assert tuple(size) == picture.size

@@ -3,9 +3,13 @@ conflicts shown, results in view (issue 15). Each test failed before its fix."""
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
+
+import numpy as np
+from PIL import Image
 
 from gridsight.synth.puzzles import make_killer, make_sudoku
 from gridsight.synth.render import render_sudoku
@@ -126,3 +130,35 @@ def test_a_misprinted_grid_asks_for_review_with_the_clashing_cells_marked(page, 
     assert page.locator("#suspects li").count() >= 2
     assert page.locator("#conflicts li").count() >= 1
     assert page.locator("#error").is_hidden()
+
+
+def test_a_very_large_photo_is_shrunk_in_the_browser_and_solved(page, tmp_path):
+    """A 12 MP photo of over 3 MB is shrunk before upload (instead of refused or sent
+    whole), and its overlay comes back as a screen-sized JPEG."""
+    givens, solution = make_sudoku(random.Random(64))
+    grid = render_sudoku(givens, font=FONT, seed=10, cell_px=60)
+    canvas = Image.new("RGB", (4000, 3000), (236, 233, 226))
+    grid = grid.resize((2400, round(2400 * grid.height / grid.width)))
+    canvas.paste(grid, (800, (3000 - grid.height) // 2))
+    noise = np.random.default_rng(5).integers(-9, 10, (3000, 4000, 3))
+    canvas = Image.fromarray(np.clip(np.asarray(canvas, np.int16) + noise, 0, 255)
+                             .astype(np.uint8))
+    path = tmp_path / "phone.jpg"
+    canvas.save(path, "JPEG", quality=97)
+    size = path.stat().st_size
+    assert size > 3 * 1024 * 1024
+    page.goto("/")
+    page.get_by_label("A picture from this device").set_input_files(path)
+    page.wait_for_function("() => location.hash.startsWith('#job=')")
+    job_id = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('job')")
+    stored = page.request.get(f"/v1/jobs/{job_id}/image").body()  # what the server got
+    assert len(stored) < size / 2
+    sent = Image.open(io.BytesIO(stored))
+    assert sent.format == "JPEG" and sent.size == (2400, 1800)
+    page.wait_for_selector(FINISHED + " #solution-grid", timeout=60_000)
+    assert solved_digits(page) == solution
+    page.wait_for_function("() => { const img = document.querySelector('#overlay');"
+                           " return img.src.includes('overlay.jpg') && img.complete"
+                           " && img.naturalWidth > 0; }")
+    shown = page.eval_on_selector("#overlay", "img => [img.naturalWidth, img.naturalHeight]")
+    assert max(shown) <= 1600

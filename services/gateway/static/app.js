@@ -118,8 +118,8 @@ function showPicture(job, fromPicture) {
   img.src = solved ? overlayUrl(job) : imageUrl(job);
   $("#download-overlay").hidden = !solved;
   if (solved) {
-    $("#download-overlay").href = overlayUrl(job);
-    $("#download-overlay").download = `gridsight-${job.id.slice(0, 8)}.jpg`;
+    $("#download-overlay").href = overlayUrl(job, "png");
+    $("#download-overlay").download = `gridsight-${job.id.slice(0, 8)}.png`;
   }
   img.alt = solved ? "Your picture with the missing digits drawn in blue" : "Your picture";
   $("#picture-caption").textContent = solved
