@@ -103,3 +103,25 @@ def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
     assert f"your {digit} at row {row + 1}, column {blank + 1} clashes with the {digit} " \
         f"read at row {row + 1}, column {shown + 1}" in done["result"]["conflicts"]
     assert [(s["row"], s["col"]) for s in done["result"]["suspects"]] == [(row, shown)]
+
+
+def test_deleting_the_corrections_solves_the_reading_as_read(client):
+    givens, solution = make_sudoku(random.Random(53))
+    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
+    job = store.create("sudoku")
+    store.update(job.id, status="solved",
+                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    blank = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    fix = {"cells": [{"row": blank[0], "col": blank[1],
+                      "value": solution[blank[0]][blank[1]]}]}
+    assert client.post(f"/v1/jobs/{job.id}/corrections", json=fix).status_code == 202
+    corrected = wait_for_job(client, job.id)
+    assert corrected["revision"] == 2 and corrected["corrections"]["cells"] == fix["cells"]
+    assert corrected["result"]["puzzle"]["givens"][blank[0]][blank[1]] != 0
+    undone = client.delete(f"/v1/jobs/{job.id}/corrections")
+    assert undone.status_code == 202, undone.text
+    back = wait_for_job(client, job.id)
+    assert back["revision"] == 3 and back["corrections"] is None
+    assert back["status"] == "solved" and back["result"]["puzzle"]["givens"] == givens
+    assert back["result"]["solution"] == solution
+    assert_problem(client.delete("/v1/jobs/" + "y" * 24 + "/corrections"), 404)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Response
 
-from services.contracts import SOLVE_TASK, Corrections, JobCreated
+from services.contracts import SOLVE_TASK, Corrections, Job, JobCreated
 from services.corrections import CorrectionError, as_fixed, check_corrections, merge
 from services.gateway.dependencies import (
     get_sender,
@@ -31,7 +31,8 @@ be repaired, and each one changed is listed in `suspects`.
   typed twice in one row, column or box, or a cage sum its cage cannot make (30 for two
   cells of a 9x9 grid).
 
-Later corrections of the same reading replace earlier ones.
+Later corrections of the same reading replace earlier ones; `DELETE` on the same address
+drops them all and solves the reading as it was read.
 """
 
 router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(require_api_key)])
@@ -45,6 +46,26 @@ router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(req
              description=CORRECTIONS_RULE)
 def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCreated:
     store = get_store()
+    job = correctable(store, job_id)
+    merged = merge(job.corrections, fixes)
+    try:
+        check_corrections(job.reading, merged)
+    except CorrectionError as exc:
+        raise ProblemError(422, "Invalid corrections", str(exc)) from exc
+    return solve_again(store, job, merged, response)
+
+
+@router.delete("/{job_id}/corrections", status_code=202, response_model=JobCreated,
+               responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
+                   "description": "The job has no reading, or is still running"}},
+               dependencies=[Depends(limit_job_rate)],
+               summary="Drop every correction and solve the reading as it was read")
+def undo_corrections(job_id: JobId, response: Response) -> JobCreated:
+    store = get_store()
+    return solve_again(store, correctable(store, job_id), None, response)
+
+
+def correctable(store, job_id: str) -> Job:
     job = find_job(store, job_id)
     if job.reading is None:
         raise ProblemError(409, "Nothing to correct",
@@ -53,18 +74,20 @@ def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCre
     if job.status not in FINAL_STATES:
         raise ProblemError(409, "Job still running",
                            f"the job is {job.status}; correct it once it has finished")
-    merged = merge(job.corrections, fixes)
-    try:
-        check_corrections(job.reading, merged)
-    except CorrectionError as exc:
-        raise ProblemError(422, "Invalid corrections", str(exc)) from exc
+    return job
+
+
+def solve_again(store, job: Job, fixes: Corrections | None, response: Response) -> JobCreated:
+    """A new revision: the reading as read, with `fixes` as certain readings."""
     revision = job.revision + 1
+    job_id = job.id
     job = store.update(job_id, expect_revision=job.revision, revision=revision,
-                       status="solving", corrections=merged, error=None, result=None)
+                       status="solving", corrections=fixes, error=None, result=None)
     if job is None:
         raise ProblemError(409, "Job changed", "the job was corrected meanwhile; try again")
     queue_or_fail(store, job, lambda: get_sender().send_task(
         SOLVE_TASK, args=(job.reading.model_dump(mode="json"),),
-        kwargs={"job_id": job_id, "revision": revision, "fixed": as_fixed(merged)}))
+        kwargs={"job_id": job_id, "revision": revision,
+                "fixed": as_fixed(fixes) if fixes else None}))
     response.headers["Location"] = f"/v1/jobs/{job_id}"
     return JobCreated(id=job_id, status=job.status)

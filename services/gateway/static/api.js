@@ -58,6 +58,9 @@ export function postCorrections(id, corrections) {
 }
 
 // Sized for screens (the PNG at overlay.png is the upload's full size).
+export const deleteCorrections = (id) =>
+  request(`${jobUrl(id)}/corrections`, { method: "DELETE" });
+
 export const overlayUrl = (job, type = "jpg") =>
   `${jobUrl(job.id)}/overlay.${type}?revision=${job.revision}`;
 export const imageUrl = (job) => `${jobUrl(job.id)}/image`;

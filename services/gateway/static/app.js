@@ -1,11 +1,11 @@
 // The page: start a job (picture or typed-in puzzle), follow it, show and correct it.
 
 import {
-  FINAL_STATES, createImageJob, createPuzzleJob, imageUrl, overlayUrl, postCorrections,
-  waitForJob,
+  FINAL_STATES, createImageJob, createPuzzleJob, deleteCorrections, imageUrl, overlayUrl,
+  postCorrections, waitForJob,
 } from "./api.js";
 import {
-  nonogramPicture, parseClues, readingEditor, solutionTable, solutionText, suspectList,
+  addCloseUps, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText, suspectList,
 } from "./grids.js";
 import { shrinkPicture } from "./shrink.js";
 
@@ -95,14 +95,20 @@ function showProgress(job, fromPicture) {
   $("#status").textContent = STATUS_TEXT[job.status] + revision;
   $("#job").setAttribute("aria-busy", String(!FINAL_STATES.has(job.status)));
   $("#solve-again").disabled = !FINAL_STATES.has(job.status);
+  $("#undo").disabled = !FINAL_STATES.has(job.status);
 }
 
 function showReview(job) {
   $("#review").hidden = !job.reading;
   if (!job.reading) return;
+  const { corrections } = job;
+  $("#undo").hidden = !(corrections?.cells?.length || corrections?.cage_sums?.length
+                        || corrections?.walls?.length);
   editor = readingEditor(job);
   $("#reading").replaceChildren(editor.element);
-  $("#suspects").replaceChildren(suspectList(job, editor.focus));
+  const suspects = suspectList(job, editor.focus);
+  $("#suspects").replaceChildren(suspects);
+  addCloseUps(suspects, job.reading, imageUrl(job));
 }
 
 function showPicture(job, fromPicture) {
@@ -145,12 +151,13 @@ function showResult(job, fromPicture) {
   $("#result-actions").hidden = !solution;
   $("#download-overlay").hidden ||= !solution;
   if (!solution) $("#solution").replaceChildren();
-  else if (result.kind === "nonogram") $("#solution").replaceChildren(nonogramPicture(solution));
+  else if (result.kind === "nonogram") $("#solution").replaceChildren(nonogramPicture(solution, result.puzzle));
   else if (result.other_solution) {
     $("#solution").replaceChildren(
       solutionTable(result, result.solution, "One solution", result.other_solution),
       solutionTable(result, result.other_solution, "Another solution", result.solution));
   } else $("#solution").replaceChildren(solutionTable(result, solution));
+  if ($("#veil").checked) applyVeil();
 }
 
 function show(job, knownPicture) {
@@ -255,6 +262,18 @@ function wireTypedForms() {
     const text = $("#sudoku-text").value.trim();
     follow(() => createPuzzleJob(text, "sudoku"), { fromPicture: false });
   });
+  $("#killer-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    let puzzle;
+    try {
+      puzzle = JSON.parse($("#killer-text").value);
+    } catch (error) {
+      showError(new Error(`The killer sudoku is not valid JSON: ${error.message}`));
+      return;
+    }
+    if (puzzle && typeof puzzle === "object" && !puzzle.kind) puzzle.kind = "killer";
+    follow(() => createPuzzleJob(puzzle), { fromPicture: false });
+  });
   $("#nonogram-form").addEventListener("submit", (event) => {
     event.preventDefault();
     let puzzle;
@@ -292,9 +311,50 @@ function wireReview() {
     const { id } = shownJob;
     follow(() => postCorrections(id, fixes), { fromPicture: true, keepShown: true });
   });
+  $("#undo").addEventListener("click", () => {
+    if (!shownJob) return;
+    clearError();
+    const { id } = shownJob;
+    follow(() => deleteCorrections(id), { fromPicture: true, keepShown: true });
+  });
+}
+
+// Hiding the solution: found digits are veiled, and each one shows when its cell is
+// clicked (or focused and Enter pressed); the picture shows the upload meanwhile.
+function applyVeil() {
+  const on = $("#veil").checked;
+  $("#solution").classList.toggle("veiled", on);
+  for (const cell of $("#solution").querySelectorAll("td.found")) {
+    cell.classList.remove("shown");
+    if (on) {
+      cell.tabIndex = 0;
+      cell.setAttribute("role", "button");
+      cell.setAttribute("aria-label", "Hidden digit: reveal it");
+    } else {
+      cell.removeAttribute("tabindex");
+      cell.removeAttribute("role");
+      cell.removeAttribute("aria-label");
+    }
+  }
+  if (shownJob?.reading && shownJob.result?.solution && $("#overlay").src) {
+    $("#overlay").src = on ? imageUrl(shownJob) : overlayUrl(shownJob);
+  }
+}
+
+function reveal(event) {
+  const cell = event.target.closest("td.found");
+  if (!cell || !$("#veil").checked) return;
+  if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+  event.preventDefault();
+  cell.classList.add("shown");
+  cell.removeAttribute("aria-label");
+  cell.removeAttribute("role");
 }
 
 function wireResultActions() {
+  $("#veil").addEventListener("change", applyVeil);
+  $("#solution").addEventListener("click", reveal);
+  $("#solution").addEventListener("keydown", reveal);
   $("#copy-solution").addEventListener("click", async () => {
     const text = solutionText(shownJob.result);
     try {

@@ -238,7 +238,9 @@ export function suspectList(job, focus) {
     const button = element("button", { type: "button", className: `link ${mark.type}` },
                            [`${where}: ${describeMark(mark)}`]);
     button.addEventListener("click", () => focus(what, row, col));
-    list.append(element("li", {}, [button]));
+    const item = element("li", {}, [button]);
+    Object.assign(item.dataset, { row, col });
+    list.append(item);
   }
   return list;
 }
@@ -271,6 +273,33 @@ export function solutionTable(result, grid, title = "", other = null) {
   return table;
 }
 
+// Close-ups of the suspects, cut from the picture itself: what the reader saw.
+export function addCloseUps(list, reading, pictureUrl) {
+  const quads = reading.cell_quads;
+  const items = [...list.querySelectorAll("li[data-row]")];
+  if (!quads || !items.length) return;
+  const picture = new Image();
+  picture.onload = () => {
+    const [width] = reading.image_size || [picture.naturalWidth];
+    const scale = picture.naturalWidth / width;
+    for (const item of items) {
+      const quad = quads[Number(item.dataset.row)][Number(item.dataset.col)];
+      const xs = quad.map((p) => p[0] * scale);
+      const ys = quad.map((p) => p[1] * scale);
+      const side = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+      const margin = side * 0.2;
+      const canvas = element("canvas", { width: 56, height: 56, className: "close-up" });
+      canvas.setAttribute("role", "img");
+      canvas.setAttribute("aria-label", "Close-up of this cell in your picture");
+      canvas.getContext("2d").drawImage(picture, Math.min(...xs) - margin,
+                                        Math.min(...ys) - margin, side + 2 * margin,
+                                        side + 2 * margin, 0, 0, 56, 56);
+      item.prepend(canvas);
+    }
+  };
+  picture.src = pictureUrl;
+}
+
 // The solution as text: one row per line, as the typed-in form takes it back.
 export function solutionText(result) {
   const rows = result.solution;
@@ -279,7 +308,9 @@ export function solutionText(result) {
   return rows.map((row) => row.join(sep)).join("\n");
 }
 
-export function nonogramPicture(rows) {
+// The solved picture, with the clues beside it as in a printed nonogram: column clues
+// above, read downwards, row clues to the left.
+export function nonogramPicture(rows, puzzle = null) {
   const width = rows[0]?.length || 0;
   const picture = element("div", { className: "picture", id: "nonogram-picture" });
   picture.style.setProperty("--cols", width);
@@ -292,7 +323,20 @@ export function nonogramPicture(rows) {
     element("summary", {}, ["The picture as text"]),
     element("pre", { id: "nonogram-text" }, [rows.join("\n")]),
   ]);
-  return element("div", {}, [picture, text]);
+  if (!puzzle?.rows || !puzzle?.cols) return element("div", {}, [picture, text]);
+  const clue = (runs) => (runs.length ? runs : [0]);
+  const colClues = element("div", { className: "col-clues", ariaHidden: "true" },
+    puzzle.cols.map((runs) => element("span", {}, clue(runs).map(
+      (run) => element("b", {}, [String(run)])))));
+  const rowClues = element("div", { className: "row-clues", ariaHidden: "true" },
+    puzzle.rows.map((runs) => element("span", {}, [clue(runs).join(" ")])));
+  colClues.style.setProperty("--cols", width);
+  rowClues.style.setProperty("--rows", rows.length);
+  const framed = element("div", { className: "nonogram", id: "nonogram-clued" },
+                         [element("span"), colClues, rowClues, picture]);
+  framed.style.setProperty("--cols", width);
+  framed.style.setProperty("--rows", rows.length);
+  return element("div", {}, [framed, text]);
 }
 
 // Nonogram clues: one line per row (or column), runs separated by spaces, commas or
