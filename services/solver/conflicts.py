@@ -13,10 +13,15 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from services.solver.grid import Geometry, cell_name
+from services.solver.grid import Geometry
 from services.solver.sudoku import Cages, OneHotModel, solver_parameters
 
 MAX_SHRINK_SECONDS = 2.0
+
+
+def cell_name(r: int, c: int) -> str:
+    """A cell as people say it: 1-based row and column, spelled out."""
+    return f"row {r + 1}, column {c + 1}"
 
 
 @dataclass
@@ -55,7 +60,7 @@ def plain_conflicts(geo: Geometry, givens: list[list[int]] | None,
             out.append(Conflict(f"cage {k + 1} (sum {total}) is given the same digit twice",
                                 [divmod(i, n) for i, _ in shown]))
         elif shown and sum(digits) + _least(len(cells) - len(shown), set(digits), n) > total:
-            at = ", ".join(f"{v} at {cell_name(i // n, i % n)}" for i, v in shown)
+            at = " and ".join(f"{v} at {cell_name(i // n, i % n)}" for i, v in shown)
             out.append(Conflict(f"cage {k + 1} (sum {total}) is given {at}, too much for its "
                                 "sum", [divmod(i, n) for i, _ in shown]))
     return out
