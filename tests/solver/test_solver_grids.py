@@ -69,7 +69,8 @@ def test_two_equal_digits_in_a_row_give_none_and_say_where():
     result = solve_puzzle(SudokuPuzzle(givens=givens))
     assert result.verdict == "none" and result.status == "failed"
     assert result.solution is None
-    assert any("row 3 has 2 7s, at row 3, column 1 and row 3, column 6" in c for c in result.conflicts)
+    assert any("row 3 has 2 7s, at row 3, column 1 and row 3, column 6" in c
+               for c in result.conflicts)
 
 
 def test_hidden_contradiction_names_a_small_set_of_givens():
