@@ -105,7 +105,7 @@ def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
     assert [(s["row"], s["col"]) for s in done["result"]["suspects"]] == [(row, shown)]
 
 
-def test_deleting_the_corrections_solves_the_reading_as_read(client):
+def test_a_reset_drops_the_corrections_and_solves_the_reading_as_read(client):
     givens, solution = make_sudoku(random.Random(53))
     store = JobStore.from_url(os.environ["REDIS_URL"], 600)
     job = store.create("sudoku")
@@ -118,10 +118,10 @@ def test_deleting_the_corrections_solves_the_reading_as_read(client):
     corrected = wait_for_job(client, job.id)
     assert corrected["revision"] == 2 and corrected["corrections"]["cells"] == fix["cells"]
     assert corrected["result"]["puzzle"]["givens"][blank[0]][blank[1]] != 0
-    undone = client.delete(f"/v1/jobs/{job.id}/corrections")
+    undone = client.post(f"/v1/jobs/{job.id}/reset")
     assert undone.status_code == 202, undone.text
     back = wait_for_job(client, job.id)
     assert back["revision"] == 3 and back["corrections"] is None
     assert back["status"] == "solved" and back["result"]["puzzle"]["givens"] == givens
     assert back["result"]["solution"] == solution
-    assert_problem(client.delete("/v1/jobs/" + "y" * 24 + "/corrections"), 404)
+    assert_problem(client.post("/v1/jobs/" + "y" * 24 + "/reset"), 404)

@@ -31,7 +31,7 @@ be repaired, and each one changed is listed in `suspects`.
   typed twice in one row, column or box, or a cage sum its cage cannot make (30 for two
   cells of a 9x9 grid).
 
-Later corrections of the same reading replace earlier ones; `DELETE` on the same address
+Later corrections of the same reading replace earlier ones; `POST /v1/jobs/{id}/reset`
 drops them all and solves the reading as it was read.
 """
 
@@ -55,11 +55,11 @@ def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCre
     return solve_again(store, job, merged, response)
 
 
-@router.delete("/{job_id}/corrections", status_code=202, response_model=JobCreated,
-               responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
-                   "description": "The job has no reading, or is still running"}},
-               dependencies=[Depends(limit_job_rate)],
-               summary="Drop every correction and solve the reading as it was read")
+@router.post("/{job_id}/reset", status_code=202, response_model=JobCreated,
+             responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
+                 "description": "The job has no reading, or is still running"}},
+             dependencies=[Depends(limit_job_rate)],
+             summary="Back to the original reading: drop every correction, solve again")
 def undo_corrections(job_id: JobId, response: Response) -> JobCreated:
     store = get_store()
     return solve_again(store, correctable(store, job_id), None, response)

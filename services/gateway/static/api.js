@@ -58,8 +58,7 @@ export function postCorrections(id, corrections) {
 }
 
 // Sized for screens (the PNG at overlay.png is the upload's full size).
-export const deleteCorrections = (id) =>
-  request(`${jobUrl(id)}/corrections`, { method: "DELETE" });
+export const resetCorrections = (id) => request(`${jobUrl(id)}/reset`, { method: "POST" });
 
 export const overlayUrl = (job, type = "jpg") =>
   `${jobUrl(job.id)}/overlay.${type}?revision=${job.revision}`;

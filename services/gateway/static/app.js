@@ -1,7 +1,7 @@
 // The page: start a job (picture or typed-in puzzle), follow it, show and correct it.
 
 import {
-  FINAL_STATES, createImageJob, createPuzzleJob, deleteCorrections, imageUrl, overlayUrl,
+  FINAL_STATES, createImageJob, createPuzzleJob, resetCorrections, imageUrl, overlayUrl,
   postCorrections, waitForJob,
 } from "./api.js";
 import {
@@ -315,7 +315,7 @@ function wireReview() {
     if (!shownJob) return;
     clearError();
     const { id } = shownJob;
-    follow(() => deleteCorrections(id), { fromPicture: true, keepShown: true });
+    follow(() => resetCorrections(id), { fromPicture: true, keepShown: true });
   });
 }
 
