@@ -232,3 +232,16 @@ def test_a_picture_dropped_beside_the_zone_is_taken_not_opened(page):
     assert page.evaluate(DROP_BESIDE, encoded) == [False, False]
     page.wait_for_selector(FINISHED + " #solution-grid")
     assert solved_digits(page) == solution
+
+
+def test_sizes_in_errors_are_in_megabytes(page):
+    """A file too big for the server that the browser cannot shrink (it does not decode):
+    the refusal names the limit in MB, not in bytes."""
+    page.goto("/")
+    page.get_by_label("A picture from this device").set_input_files(
+        {"name": "huge.png", "mimeType": "image/png", "buffer": b"\0" * (11 * 1024 * 1024)})
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    text = alert.inner_text()
+    assert re.search(r"\b10 MB\b", text), text
+    assert "bytes" not in text

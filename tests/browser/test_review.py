@@ -13,7 +13,7 @@ from PIL import Image
 
 from gridsight.synth.puzzles import make_killer, make_sudoku
 from gridsight.synth.render import render_sudoku
-from services.contracts import KillerPuzzle, SolveResult, Suspect
+from services.contracts import KillerPuzzle, Reading, SolveResult, SudokuPuzzle, Suspect
 from services.jobs import JobStore
 from tests.browser.test_page import (
     FINISHED,
@@ -22,7 +22,7 @@ from tests.browser.test_page import (
     killer_reading,
     solved_digits,
 )
-from tests.test_overlay import FONT, png, wrong_given
+from tests.test_overlay import FONT, certain_cells, png, quads_from_lattice, wrong_given
 
 REVIEW = "Done, but the reading needs your check."
 
@@ -162,3 +162,50 @@ def test_a_very_large_photo_is_shrunk_in_the_browser_and_solved(page, tmp_path):
                            " && img.naturalWidth > 0; }")
     shown = page.eval_on_selector("#overlay", "img => [img.naturalWidth, img.naturalHeight]")
     assert max(shown) <= 1600
+
+
+PIXEL_AT = """([x, y]) => {
+  const img = document.querySelector('#overlay');
+  const canvas = document.createElement('canvas');
+  canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+  const context = canvas.getContext('2d');
+  context.drawImage(img, 0, 0);
+  const size = 7, half = 3;
+  const data = context.getImageData(Math.round(x) - half, Math.round(y) - half, size, size).data;
+  const pixels = [];
+  for (let i = 0; i < data.length; i += 4) pixels.push([data[i], data[i + 1], data[i + 2]]);
+  return pixels;
+}"""
+
+
+def test_the_picture_on_the_page_shows_the_solvers_choice_for_a_suspect(page):
+    """The solver changed a printed digit: the overlay the page shows has the solver's
+    digit drawn in red where the printed one was, not the printed digit."""
+    givens, solution = make_sudoku(random.Random(65))
+    picture = render_sudoku(givens, font=FONT, seed=14, cell_px=60)
+    row, col = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    misread = solution[row][col] % 9 + 1
+    cells = certain_cells(givens)
+    cells[row][col] = [0.0] * 10
+    cells[row][col][misread], cells[row][col][givens[row][col]] = 0.6, 0.4
+    reading = Reading(kind="sudoku", cells=cells, image_size=picture.size,
+                      cell_quads=quads_from_lattice(picture.info["lattice"]))
+    suspect = Suspect(what="cell", row=row, col=col, read=misread, chosen=givens[row][col],
+                      read_prob=0.6, chosen_prob=0.4)
+    result = SolveResult(kind="sudoku", size=9, status="needs_review", verdict="unique",
+                         puzzle=SudokuPuzzle(givens=givens), solution=solution,
+                         suspects=[suspect])
+    jobs = store()
+    job = jobs.create("sudoku", image=png(picture))
+    jobs.update(job.id, status="needs_review", reading=reading, result=result)
+    page.goto(f"/#job={job.id}")
+    page.wait_for_function("() => { const img = document.querySelector('#overlay');"
+                           " return img.src.includes('overlay.jpg') && img.complete"
+                           " && img.naturalWidth > 0; }")
+    quad = np.asarray(reading.cell_quads[row][col])
+    pixels = np.asarray(page.evaluate(PIXEL_AT, list(quad.mean(axis=0))))
+    # The middle of the cell is drawn over: red strokes or the paper around them, never the
+    # black of the printed digit.
+    reddish = (pixels[:, 0] > 150) & (pixels[:, 1] < 120) & (pixels[:, 2] < 100)
+    black = pixels.sum(axis=1) < 200
+    assert reddish.any() and not black.any()
