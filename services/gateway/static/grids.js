@@ -254,7 +254,7 @@ export function solutionTable(result, grid, title = "", other = null) {
   const first = grid === result.solution;
   const table = element("table", { className: "grid solution" },
                         [element("caption", {}, [`${title ? `${title}: ` : "Solved grid: "}`
-                                                 + "printed digits in black, found digits "
+                                                 + "given digits in bold, found digits "
                                                  + "in blue"])]);
   if (first) table.id = "solution-grid";
   table.style.setProperty("--n", n);
