@@ -120,7 +120,7 @@ def open_picture(data: bytes, max_side: int | None = None) -> Image.Image:
         picture.draft("RGB", (round(picture.size[0] * scale), round(picture.size[1] * scale)))
     picture = ImageOps.exif_transpose(picture)
     if max_side and max(picture.size) > max_side:
-        picture.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+        picture.thumbnail((max_side, max_side), Image.Resampling.BILINEAR)
     if picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info:
         # Transparent screenshots: what shows through is the page's white, not black.
         picture = picture.convert("RGBA")
