@@ -251,3 +251,16 @@ def test_after_a_correction_unsure_readings_are_still_repaired():
     result = solve_reading(reading, fixed={"cells": [[r2, c2, givens[r2][c2]]]})
     assert result.solution == truth and result.verdict == "unique"
     assert [(s.row, s.col, s.chosen) for s in result.suspects] == [(r, c, givens[r][c])]
+
+
+def test_a_wrong_digit_typed_into_a_killer_is_not_made_room_for():
+    """Issue 15: a cage sum's '17' typed into its cell as '1'. The confident sums and walls
+    stay as read, so the answer is a review without an invented grid."""
+    rng = random.Random(44)
+    puzzle, truth = make_killer(rng, 9)
+    reading, _ = killer_reading(puzzle)
+    r, c = next((r, c) for r in range(9) for c in range(9) if truth[r][c] != 1)
+    result = solve_reading(reading, fixed={"cells": [[r, c, 1]]}, time_limit=5)
+    assert result.status == "needs_review" and result.verdict == "none"
+    assert result.solution is None
+    assert all(s.read == s.chosen for s in result.suspects)
