@@ -127,17 +127,16 @@ function showPicture(job, fromPicture) {
     $("#download-overlay").href = overlayUrl(job, "png");
     $("#download-overlay").download = `gridsight-${job.id.slice(0, 8)}.png`;
   }
-  img.alt = solved ? "Your picture with the missing digits drawn in blue" : "Your picture";
+  img.alt = solved ? "Your picture with the solution drawn in" : "Your picture";
   $("#picture-caption").textContent = solved
-    ? "The solution drawn into your picture. Red outlines: readings the solver changed; "
-      + "amber: unsure readings."
+    ? "The solution drawn into your picture, in blue. Red: readings the solver changed "
+      + "(with the digit it chose) or that are in conflict; amber: unsure readings."
     : "Your picture.";
 }
 
 function showResult(job, fromPicture) {
   const { result } = job;
   $("#result").hidden = !result && !fromPicture;
-  // Solved: the message repeats the verdict; failed: the error box already shows it.
   $("#verdict").textContent = result ? verdictText(result, fromPicture) : "";
   const conflicts = (result?.conflicts || []).map((text) => {
     const item = document.createElement("li");
@@ -151,7 +150,9 @@ function showResult(job, fromPicture) {
   $("#result-actions").hidden = !solution;
   $("#download-overlay").hidden ||= !solution;
   if (!solution) $("#solution").replaceChildren();
-  else if (result.kind === "nonogram") $("#solution").replaceChildren(nonogramPicture(solution, result.puzzle));
+  else if (result.kind === "nonogram") {
+    $("#solution").replaceChildren(nonogramPicture(solution, result.puzzle));
+  }
   else if (result.other_solution) {
     $("#solution").replaceChildren(
       solutionTable(result, result.solution, "One solution", result.other_solution),
