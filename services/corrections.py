@@ -1,56 +1,129 @@
-"""Apply a person's corrections to a reading: a confirmed reading has probability 1."""
+"""A person's corrections to a reading: checked here, taken as certain by the solver.
+
+The rule: what a person typed is certain. Corrections that cannot hold on their own (a
+digit twice in a unit, a cage sum its cage cannot make) are refused with a message. A
+typed digit that clashes with confident readings is the solver's to report: the job ends
+as needs_review naming the clash, and confident readings are never rewritten to make room.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from services.contracts import CageSumReading, Corrections, Reading, SumCandidate
+from services.contracts import Corrections, Reading
 
 
 class CorrectionError(ValueError):
     """Corrections that are out of range or contradict each other."""
 
 
-def certain(size: int, value: int) -> list[float]:
-    return [1.0 if v == value else 0.0 for v in range(size + 1)]
+def place(row: int, col: int) -> str:
+    """A cell as people count: 1-based."""
+    return f"row {row + 1}, column {col + 1}"
 
 
 def check_corrections(reading: Reading, fixes: Corrections) -> None:
+    """CorrectionError, in words with 1-based rows and columns, unless the fixes can hold."""
     n = reading.size
     problems = []
     seen: dict[tuple[int, int], int] = {}
     for fix in fixes.cells:
         if fix.row >= n or fix.col >= n:
-            problems.append(f"cell ({fix.row}, {fix.col}) is outside the {n}x{n} grid")
+            problems.append(f"{place(fix.row, fix.col)} is outside the {n}x{n} grid")
         elif fix.value > n:
-            problems.append(f"cell ({fix.row}, {fix.col}): {fix.value} is not a digit 0-{n}")
+            problems.append(f"{place(fix.row, fix.col)}: {fix.value} is not a digit 1-{n} "
+                            "(or 0 for blank)")
         elif seen.setdefault((fix.row, fix.col), fix.value) != fix.value:
-            problems.append(f"cell ({fix.row}, {fix.col}) is given two different values")
+            problems.append(f"{place(fix.row, fix.col)} is given two different values")
     box_rows, box_cols = reading.box or _default_box(n)
     units: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
     for (row, col), value in seen.items():
         if value:
-            for unit in (("row", row), ("column", col),
-                         ("box", row // box_rows, col // box_cols)):
+            for unit in (f"row {row + 1}", f"column {col + 1}",
+                         f"box {row // box_rows * (n // box_cols) + col // box_cols + 1}"):
                 units[(unit, value)].append((row, col))
     for (unit, value), cells in units.items():
         if len(cells) > 1:
-            problems.append(f"{value} is set twice in {unit[0]} {unit[1:]}: cells {cells}")
+            at = " and ".join(place(*cell) for cell in cells)
+            problems.append(f"{value} is typed twice in {unit}, at {at}")
     if fixes.cage_sums and reading.kind != "killer":
         problems.append("cage sums apply only to killer sudoku")
     if fixes.walls and reading.kind != "killer":
         problems.append("cage walls apply only to killer sudoku")
-    for fix in fixes.cage_sums:
-        if fix.row >= n or fix.col >= n:
-            problems.append(f"cage sum at ({fix.row}, {fix.col}) is outside the grid")
-        elif fix.value > n * (n + 1) // 2:
-            problems.append(f"cage sum {fix.value} is larger than any cage can hold")
     for fix in fixes.walls:
         if fix.row >= n or fix.col >= n or (fix.side == "right" and fix.col >= n - 1) or (
                 fix.side == "down" and fix.row >= n - 1):
-            problems.append(f"there is no inner wall {fix.side} of ({fix.row}, {fix.col})")
+            problems.append(f"there is no inner wall {fix.side} of {place(fix.row, fix.col)}")
+    if not problems and reading.kind == "killer":
+        problems += impossible_sums(reading, fixes)
+    elif reading.kind == "killer":
+        problems += [f"cage sum at {place(f.row, f.col)} is outside the grid"
+                     for f in fixes.cage_sums if f.row >= n or f.col >= n]
     if problems:
         raise CorrectionError("; ".join(problems))
+
+
+def impossible_sums(reading: Reading, fixes: Corrections) -> list[str]:
+    """Typed cage sums that the cage they sit in (walls as read, with the person's wall
+    fixes) cannot hold: different digits 1..n in k cells add up to a bounded range."""
+    n = reading.size
+    cage_of = cages_by_cell(reading, fixes)
+    problems = []
+    for fix in fixes.cage_sums:
+        if fix.row >= n or fix.col >= n:
+            problems.append(f"cage sum at {place(fix.row, fix.col)} is outside the grid")
+            continue
+        if fix.value > n * (n + 1) // 2:
+            problems.append(f"cage sum {fix.value} at {place(fix.row, fix.col)} is larger "
+                            f"than any cage can hold ({n * (n + 1) // 2})")
+            continue
+        size = len(cage_of[(fix.row, fix.col)]) if cage_of else 0
+        if not size or size > n:
+            continue  # no walls to go by, or a cage the solver will split anyway
+        low, high = size * (size + 1) // 2, size * (2 * n - size + 1) // 2
+        if not low <= fix.value <= high:
+            problems.append(f"cage sum {fix.value} at {place(fix.row, fix.col)} cannot hold: "
+                            f"its cage has {size} cell{'s' if size > 1 else ''}, whose "
+                            f"different digits add up to {low}-{high}")
+    return problems
+
+
+def cages_by_cell(reading: Reading, fixes: Corrections) -> dict[tuple[int, int], list]:
+    """The cage (list of cells) of every cell, with walls where p >= 0.5 or a person said
+    so; {} when the reading has no walls."""
+    n = reading.size
+    if reading.walls_right is None or reading.walls_down is None:
+        return {}
+    wall = {("right", r, c): reading.walls_right[r][c] >= 0.5
+            for r in range(n) for c in range(n - 1)}
+    wall |= {("down", r, c): reading.walls_down[r][c] >= 0.5
+             for r in range(n - 1) for c in range(n)}
+    wall |= {(f.side, f.row, f.col): f.present for f in fixes.walls}
+    parent = {(r, c): (r, c) for r in range(n) for c in range(n)}
+
+    def find(cell):
+        while parent[cell] != cell:
+            parent[cell] = parent[parent[cell]]
+            cell = parent[cell]
+        return cell
+
+    for (side, r, c), present in wall.items():
+        if not present:
+            parent[find((r, c))] = find((r, c + 1) if side == "right" else (r + 1, c))
+    cages: dict[tuple[int, int], list] = defaultdict(list)
+    for cell in parent:
+        cages[find(cell)].append(cell)
+    return {cell: cages[find(cell)] for cell in parent}
+
+
+def as_fixed(fixes: Corrections) -> dict[str, list[list[int]]]:
+    """The corrections as the solver's certain readings: {part: [[row, col, value], ...]}."""
+    return {"cells": [[f.row, f.col, f.value] for f in fixes.cells],
+            "cage_sums": [[f.row, f.col, f.value] for f in fixes.cage_sums],
+            "walls_right": [[f.row, f.col, int(f.present)] for f in fixes.walls
+                            if f.side == "right"],
+            "walls_down": [[f.row, f.col, int(f.present)] for f in fixes.walls
+                           if f.side == "down"]}
 
 
 def _default_box(n: int) -> tuple[int, int]:
@@ -58,29 +131,6 @@ def _default_box(n: int) -> tuple[int, int]:
     while n % rows:
         rows -= 1
     return rows, n // rows
-
-
-def apply_corrections(reading: Reading, fixes: Corrections) -> Reading:
-    check_corrections(reading, fixes)
-    n = reading.size
-    cells = [[list(probs) for probs in row] for row in reading.cells]
-    for fix in fixes.cells:
-        cells[fix.row][fix.col] = certain(n, fix.value)
-    sums = {tuple(s.cell): s for s in reading.cage_sums}
-    for fix in fixes.cage_sums:
-        sums[(fix.row, fix.col)] = CageSumReading(
-            cell=(fix.row, fix.col), candidates=[SumCandidate(value=fix.value, prob=1.0)])
-    walls = {"right": [list(r) for r in reading.walls_right or []],
-             "down": [list(r) for r in reading.walls_down or []]}
-    for fix in fixes.walls:
-        if walls[fix.side]:
-            walls[fix.side][fix.row][fix.col] = 1.0 if fix.present else 0.0
-    return reading.model_copy(update={
-        "cells": cells,
-        "cage_sums": sorted(sums.values(), key=lambda s: tuple(s.cell)),
-        "walls_right": walls["right"] or reading.walls_right,
-        "walls_down": walls["down"] or reading.walls_down,
-    })
 
 
 def merge(old: Corrections | None, new: Corrections) -> Corrections:

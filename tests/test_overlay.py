@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
 import random
+import time
 
 import cv2
 import numpy as np
 import pytest
+import redis
 from PIL import Image, ImageOps
 
 from gridsight.synth.photo import photograph
@@ -15,13 +18,21 @@ from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
 from services.contracts import (
     Cage,
+    Corrections,
     KillerPuzzle,
     Reading,
     SolveResult,
     SudokuPuzzle,
     Suspect,
 )
-from services.gateway.overlay import SUSPECT_RGB, OverlayError, draw_overlay
+from services.gateway.overlay import (
+    SOLUTION_RGB,
+    SUSPECT_RGB,
+    OverlayError,
+    cell_part,
+    draw_overlay,
+)
+from services.gateway.routers.overlay import SCREEN_SIDE, overlay_key
 from tests.conftest import wait_for_job
 from tests.test_gateway import assert_problem
 
@@ -303,3 +314,118 @@ def test_page_and_its_modules_are_served(client):
         assert response.status_code == 200 and response.headers["content-type"].startswith(mime)
     assert_problem(client.get("/static/missing.js"), 404)
     assert client.get("/static/..%2Fapp.py").status_code in (404, 422)
+
+
+# --- What the overlay shows for reviewed readings (issue 15, item 7) ------------------
+
+
+def centre_of(quad, shape, part=0.25):
+    """Pixels of the middle of a cell (where its digit sits), as a mask."""
+    quad = np.asarray(quad, dtype=float)
+    centre = quad.mean(axis=0)
+    return quad_mask(shape, centre + (quad - centre) * part * 2)
+
+
+def test_a_suspect_shows_the_solvers_choice_not_the_printed_digit(photo_case):
+    upload, reading, result, givens = photo_case
+    r, c = cells_where(givens, blank=False)[0]
+    printed = givens[r][c]
+    chosen = result.solution[r][c] % 9 + 1  # whatever the solver chose instead
+    repaired = [row[:] for row in givens]
+    repaired[r][c] = chosen
+    suspect = Suspect(what="cell", row=r, col=c, read=printed, chosen=chosen, read_prob=0.6,
+                      chosen_prob=0.3)
+    changed = result.model_copy(update={"puzzle": SudokuPuzzle(givens=repaired),
+                                        "suspects": [suspect]})
+    before, out = pixels(upload), pixels(draw_overlay(upload, reading, changed))
+    middle = centre_of(reading.cell_quads[r][c], out.shape)
+    dark = lambda image: (image[middle].sum(axis=1) < 250).mean()  # noqa: E731
+    assert dark(before) > 0.03  # the printed digit
+    assert dark(out) < dark(before) / 10  # painted over
+    red = np.all(np.abs(out[middle] - SUSPECT_RGB) < 60, axis=1).mean()
+    assert red > 0.1  # the solver's digit, in the suspects' colour
+
+
+def test_a_digit_typed_into_a_blank_cell_is_drawn(photo_case):
+    upload, reading, result, givens = photo_case
+    r, c = cells_where(givens, blank=True)[0]
+    typed = [row[:] for row in givens]
+    typed[r][c] = result.solution[r][c]
+    corrected = result.model_copy(update={"puzzle": SudokuPuzzle(givens=typed)})
+    fixes = Corrections.model_validate({"cells": [{"row": r, "col": c,
+                                                   "value": typed[r][c]}]})
+    out = pixels(draw_overlay(upload, reading, corrected, fixes))
+    middle = centre_of(reading.cell_quads[r][c], out.shape)
+    blue = np.all(np.abs(out[middle] - SOLUTION_RGB) < 60, axis=1).mean()
+    assert blue > 0.1
+
+
+def test_a_doubtful_cage_sum_stays_readable_inside_its_ring():
+    blank = [[0] * 9 for _ in range(9)]
+    picture = render_sudoku(blank, font=FONT, cell_px=60)
+    reading = Reading(kind="killer", cells=certain_cells(blank), image_size=picture.size,
+                      cell_quads=quads_from_lattice(picture.info["lattice"]),
+                      walls_right=[[0.0] * 8 for _ in range(9)],
+                      walls_down=[[1.0] * 9 for _ in range(8)])
+    killer = KillerPuzzle(cages=[Cage(sum=45, cells=[(r, c) for c in range(9)])
+                                 for r in range(9)])
+    solution = [[(r * 3 + r // 3 + c) % 9 + 1 for c in range(9)] for r in range(9)]
+    suspect = Suspect(what="cage_sum", row=4, col=0, read=44, chosen=45, read_prob=0.6,
+                      chosen_prob=0.3)
+    result = SolveResult(kind="killer", size=9, status="needs_review", verdict="unique",
+                         puzzle=killer, solution=solution, suspects=[suspect])
+    upload = png(picture)
+    before, out = pixels(upload), pixels(draw_overlay(upload, reading, result))
+    quad = np.asarray(reading.cell_quads[4][0], dtype=float)
+    inside = quad_mask(out.shape, cell_part(quad, (0.12, 0.1, 0.42, 0.24)))
+    assert inside.sum() > 50
+    assert not np.any(before[inside] != out[inside])  # the sum's place is untouched
+    ring = quad_mask(out.shape, cell_part(quad, (0.0, 0.0, 0.56, 0.44))) & ~quad_mask(
+        out.shape, cell_part(quad, (0.07, 0.07, 0.48, 0.36)))
+    reddish = np.all(np.abs(out[ring] - SUSPECT_RGB) < 60, axis=1)
+    assert reddish.sum() > 10
+
+
+# --- Drawn once per revision, sized for screens (issue 15, item 8) ------------------
+
+
+def big_photo(givens) -> bytes:
+    """A 12 MP JPEG of a puzzle, as a phone takes it."""
+    picture = render_sudoku(givens, font=FONT, seed=9, cell_px=60)
+    canvas = Image.new("RGB", (4000, 3000), (235, 232, 225))
+    grid = picture.resize((2400, round(2400 * picture.height / picture.width)))
+    canvas.paste(grid, (800, (3000 - grid.height) // 2))
+    buffer = io.BytesIO()
+    canvas.save(buffer, "JPEG", quality=92)
+    return buffer.getvalue()
+
+
+def test_a_big_photos_overlay_is_drawn_once_sized_for_screens_and_kept(client, service):
+    givens, solution = make_sudoku(random.Random(71))
+    data = big_photo(givens)
+    created = client.post("/v1/jobs", files={"image": ("big.jpg", data, "image/jpeg")})
+    job = wait_for_job(client, created.json()["id"])
+    assert job["status"] == "solved" and job["result"]["solution"] == solution
+    url = f"/v1/jobs/{job['id']}/overlay.jpg"
+    started = time.perf_counter()
+    first = client.get(url)
+    first_seconds = time.perf_counter() - started
+    assert first.status_code == 200 and first.headers["content-type"] == "image/jpeg"
+    assert Image.open(io.BytesIO(first.content)).size == (SCREEN_SIDE, SCREEN_SIDE * 3 // 4)
+    assert len(first.content) < 1_000_000
+    timings = []
+    for _ in range(5):
+        started = time.perf_counter()
+        again = client.get(url)
+        timings.append(time.perf_counter() - started)
+        assert again.content == first.content
+    assert sorted(timings)[2] < 0.3, (first_seconds, timings)
+    # Kept in Redis no longer than the job itself.
+    store = redis.Redis.from_url(os.environ["REDIS_URL"])
+    key = overlay_key(job["id"], job["revision"], "jpeg")
+    assert 0 < store.ttl(key) <= store.ttl(f"gridsight:job:{job['id']}") + 2
+    webp = client.get(f"/v1/jobs/{job['id']}/overlay.webp")
+    assert webp.headers["content-type"] == "image/webp"
+    assert Image.open(io.BytesIO(webp.content)).format == "WEBP"
+    unchanged = client.get(url, headers={"if-none-match": first.headers["etag"]})
+    assert unchanged.status_code == 304 and not unchanged.content

@@ -3,7 +3,15 @@
 Each missing digit is drawn upright into a square tile, then warped into its cell's own
 quadrilateral, so it lies on the page in the same perspective as the printed digits.
 Readings the solver changed (suspects) and readings with a thin margin (uncertain) get an
-outline drawn just inside their cell. Nothing is drawn outside the cells it concerns.
+outline drawn just inside their cell; a doubtful cage sum gets a ring around the sum, which
+stays readable. Where the solved puzzle differs from what the picture shows (a digit the
+solver or a person changed, a mark taken for blank) the cell is painted over with its own
+paper colour first, and the digit the answer uses is drawn instead: red when the solver
+chose it, blue like the solution when a person typed it. Nothing is drawn outside the
+cells it concerns.
+
+Pictures are drawn at most `max_side` pixels long when asked (screens need no more), and
+JPEG uploads are then decoded at a reduced scale, which makes a 12 MP photo cheap.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from services.contracts import Reading, SolveResult, Suspect
+from services.contracts import Corrections, Reading, SolveResult, Suspect
 
 RGB = tuple[int, int, int]
 SOLUTION_RGB: RGB = (0, 98, 214)  # a vivid blue, unlike printed black or grey
@@ -25,35 +33,94 @@ DIGIT_HEIGHT = 0.58  # share of the tile's side
 KILLER_DIGIT_HEIGHT = 0.5  # smaller, clear of the cage sums in the cells' corners
 DIGIT_WIDTH = 0.8  # widest share for numbers of two digits (grids of 10 and more)
 FONT = "DejaVuSans-Bold.ttf"
+SUM_CORNER = (0.03, 0.03, 0.52, 0.4)  # left, top, right, bottom of a cage sum, cell units
+FORMATS = {"png": "PNG", "jpeg": "JPEG", "webp": "WEBP"}
 
 
 class OverlayError(ValueError):
     """The job holds nothing that can be drawn (yet)."""
 
 
-def draw_overlay(image: bytes, reading: Reading, result: SolveResult) -> bytes:
-    """The uploaded picture with the solution's missing digits drawn in, as PNG bytes."""
-    picture = open_picture(image)
+def draw_overlay(image: bytes, reading: Reading, result: SolveResult,
+                 corrections: Corrections | None = None, fmt: str = "png",
+                 max_side: int | None = None) -> bytes:
+    """The uploaded picture with the solution drawn in, encoded as `fmt` (png, jpeg, webp),
+    at most `max_side` pixels long when given."""
+    picture = open_picture(image, max_side)
     quads = scaled_quads(reading, picture.size)
     solution = solution_grid(result, reading.size)
     height = KILLER_DIGIT_HEIGHT if result.kind == "killer" else DIGIT_HEIGHT
     canvas = np.asarray(picture).copy()
-    for row, col in blank_cells(reading, result):
-        value = solution[row][col]
-        if value:
-            paint_digit(canvas, quads[row, col], str(value), SOLUTION_RGB, height)
+    for row, col, value, colour, cover in digits_to_draw(reading, result, solution,
+                                                          corrections):
+        if cover:
+            paint_over(canvas, quads[row, col])
+        paint_digit(canvas, quads[row, col], str(value), colour, height)
+    n = reading.size
     for suspect, colour in marked_cells(result):
-        if 0 <= suspect.row < reading.size and 0 <= suspect.col < reading.size:
-            outline_cell(canvas, quads[suspect.row, suspect.col], colour)
+        if not (0 <= suspect.row < n and 0 <= suspect.col < n):
+            continue
+        quad = quads[suspect.row, suspect.col]
+        if suspect.what == "cage_sum":
+            ring_sum(canvas, quad, colour)
+        elif suspect.what == "cell":
+            outline_cell(canvas, quad, colour)
+        else:
+            mark_wall(canvas, quad, suspect.what, colour)
+    return encode(Image.fromarray(canvas), fmt)
+
+
+def encode(picture: Image.Image, fmt: str) -> bytes:
     buffer = io.BytesIO()
-    Image.fromarray(canvas).save(buffer, "PNG", compress_level=3)
+    if fmt == "png":
+        picture.save(buffer, "PNG", compress_level=3)
+    else:
+        picture.save(buffer, FORMATS[fmt], quality=85)
     return buffer.getvalue()
 
 
-def open_picture(data: bytes) -> Image.Image:
+def digits_to_draw(reading: Reading, result: SolveResult, solution: list[list[int]],
+                   corrections: Corrections | None) -> list[tuple[int, int, int, RGB, bool]]:
+    """(row, col, digit, colour, cover first) for every cell whose answer the picture does
+    not show: blanks get the solution; a digit the solver or a person changed gets the new
+    one, drawn over the old (killer cells are never painted over: their sums sit there)."""
+    n = reading.size
+    shown = [[int(np.argmax(probs)) for probs in row] for row in reading.cells]
+    givens = puzzle_givens(reading, result, shown)
+    typed = {(f.row, f.col) for f in (corrections.cells if corrections else [])}
+    out = []
+    for r in range(n):
+        for c in range(n):
+            want = givens[r][c] or solution[r][c]
+            if not want or (givens[r][c] and shown[r][c] == givens[r][c]):
+                continue
+            changed = bool(givens[r][c]) and (r, c) not in typed
+            colour = SUSPECT_RGB if changed else SOLUTION_RGB
+            cover = bool(shown[r][c]) and shown[r][c] != want and result.kind != "killer"
+            out.append((r, c, want, colour, cover))
+    return out
+
+
+def puzzle_givens(reading: Reading, result: SolveResult, shown: list[list[int]]):
+    """The digits the solved puzzle takes as given, after repair and corrections."""
+    n = reading.size
+    puzzle = result.puzzle
+    if puzzle is not None and puzzle.kind != "nonogram":
+        return puzzle.givens or [[0] * n for _ in range(n)]
+    return shown
+
+
+def open_picture(data: bytes, max_side: int | None = None) -> Image.Image:
     """The upload as RGB, upright by its EXIF orientation, as browsers show it and as
-    OpenCV decodes it for the recognizer."""
-    picture = ImageOps.exif_transpose(Image.open(io.BytesIO(data)))
+    OpenCV decodes it for the recognizer; at most `max_side` pixels long when given."""
+    picture = Image.open(io.BytesIO(data))
+    if max_side and max(picture.size) > max_side:
+        scale = max_side / max(picture.size)
+        # JPEG decodes at 1/2, 1/4 or 1/8 scale directly, at no less than the size asked.
+        picture.draft("RGB", (round(picture.size[0] * scale), round(picture.size[1] * scale)))
+    picture = ImageOps.exif_transpose(picture)
+    if max_side and max(picture.size) > max_side:
+        picture.thumbnail((max_side, max_side), Image.Resampling.BILINEAR)
     if picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info:
         # Transparent screenshots: what shows through is the page's white, not black.
         picture = picture.convert("RGBA")
@@ -83,17 +150,6 @@ def solution_grid(result: SolveResult, n: int) -> list[list[int]]:
     if len(grid) != n or any(not isinstance(row, list) or len(row) != n for row in grid):
         raise OverlayError(f"the solution is not a {n}x{n} grid")
     return grid  # type: ignore[return-value]
-
-
-def blank_cells(reading: Reading, result: SolveResult) -> list[tuple[int, int]]:
-    """Cells the solver took as empty: the puzzle it solved says which, after repair."""
-    n = reading.size
-    puzzle = result.puzzle
-    if puzzle is not None and puzzle.kind != "nonogram":
-        givens = puzzle.givens or [[0] * n for _ in range(n)]
-    else:
-        givens = [[int(np.argmax(probs)) for probs in row] for row in reading.cells]
-    return [(r, c) for r in range(n) for c in range(n) if not givens[r][c]]
 
 
 def marked_cells(result: SolveResult) -> list[tuple[Suspect, RGB]]:
@@ -152,6 +208,47 @@ def paint_digit(canvas: np.ndarray, quad: np.ndarray, text: str, colour: RGB,
     alpha = coverage[..., None]
     blended = region * (1 - alpha) + np.float32(colour) * alpha
     canvas[y0:y1, x0:x1] = np.clip(np.rint(blended), 0, 255).astype(np.uint8)
+
+
+def cell_part(quad: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The part (left, top, right, bottom in cell units) of a cell, in perspective."""
+    square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    transform = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
+    left, top, right, bottom = box
+    corners = np.float32([[[left, top], [right, top], [right, bottom], [left, bottom]]])
+    return cv2.perspectiveTransform(corners, transform)[0].astype(np.float64)
+
+
+def paint_over(canvas: np.ndarray, quad: np.ndarray) -> None:
+    """Cover what the cell shows, clear of its grid lines, with the cell's paper colour
+    (the brightest half of its pixels: paper outweighs ink in a cell)."""
+    inner = cell_part(quad, (0.1, 0.1, 0.9, 0.9))
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    region = canvas[y0:y1, x0:x1].reshape(-1, 3)
+    if not len(region):
+        return
+    light = region[region.sum(axis=1) >= np.median(region.sum(axis=1))]
+    paper = tuple(int(v) for v in np.median(light, axis=0))
+    points = np.rint(inner * 16).astype(np.int32).reshape(-1, 1, 2)
+    cv2.fillConvexPoly(canvas, points, paper, lineType=cv2.LINE_AA, shift=4)
+
+
+def mark_wall(canvas: np.ndarray, quad: np.ndarray, what: str, colour: RGB) -> None:
+    """A short bar along the cage wall in doubt: right of, or below, the cell."""
+    box = (0.84, 0.15, 0.96, 0.85) if what == "wall_right" else (0.15, 0.84, 0.85, 0.96)
+    points = np.rint(cell_part(quad, box) * 16).astype(np.int32).reshape(-1, 1, 2)
+    cv2.fillConvexPoly(canvas, points, tuple(int(v) for v in colour), lineType=cv2.LINE_AA,
+                       shift=4)
+
+
+def ring_sum(canvas: np.ndarray, quad: np.ndarray, colour: RGB) -> None:
+    """A thin ring around the corner of the cell that holds its cage sum, which stays
+    readable inside it."""
+    thickness = max(1, round(quad_side(quad) * 0.035))
+    points = np.rint(cell_part(quad, SUM_CORNER) * 16).astype(np.int32).reshape(-1, 1, 2)
+    cv2.polylines(canvas, [points], isClosed=True, color=tuple(int(v) for v in colour),
+                  thickness=thickness, lineType=cv2.LINE_AA, shift=4)
 
 
 def outline_cell(canvas: np.ndarray, quad: np.ndarray, colour: RGB) -> None:

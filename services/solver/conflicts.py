@@ -9,17 +9,36 @@ shrunk by deleting facts one at a time while the rest stays infeasible.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from services.solver.grid import Geometry, cell_name
+from services.solver.grid import Geometry
 from services.solver.sudoku import Cages, OneHotModel, solver_parameters
 
 MAX_SHRINK_SECONDS = 2.0
 
 
+def cell_name(r: int, c: int) -> str:
+    """A cell as people say it: 1-based row and column, spelled out."""
+    return f"row {r + 1}, column {c + 1}"
+
+
+@dataclass
+class Conflict:
+    """A reason in words, and the cells (row, col) whose readings it names."""
+
+    text: str
+    cells: list[tuple[int, int]] = field(default_factory=list)
+
+
 def plain_clashes(geo: Geometry, givens: list[list[int]] | None,
                   cages: Cages | None = None) -> list[str]:
+    return [c.text for c in plain_conflicts(geo, givens, cages)]
+
+
+def plain_conflicts(geo: Geometry, givens: list[list[int]] | None,
+                    cages: Cages | None = None) -> list[Conflict]:
     n = geo.size
     out = []
     if givens:
@@ -32,15 +51,18 @@ def plain_clashes(geo: Geometry, givens: list[list[int]] | None,
             for v, cells in sorted(where.items()):
                 if len(cells) > 1:
                     at = " and ".join(cell_name(i // n, i % n) for i in cells)
-                    out.append(f"{name} has {len(cells)} {v}s, at {at}")
+                    out.append(Conflict(f"{name} has {len(cells)} {v}s, at {at}",
+                                        [divmod(i, n) for i in cells]))
     for k, (cells, total) in enumerate(cages or ()):
         shown = [(i, givens[i // n][i % n]) for i in cells if givens and givens[i // n][i % n]]
         digits = [v for _, v in shown]
         if len(set(digits)) != len(digits):
-            out.append(f"cage {k + 1} (sum {total}) is given the same digit twice")
+            out.append(Conflict(f"cage {k + 1} (sum {total}) is given the same digit twice",
+                                [divmod(i, n) for i, _ in shown]))
         elif shown and sum(digits) + _least(len(cells) - len(shown), set(digits), n) > total:
-            at = ", ".join(f"{v} at {cell_name(i // n, i % n)}" for i, v in shown)
-            out.append(f"cage {k + 1} (sum {total}) is given {at}, too much for its sum")
+            at = " and ".join(f"{v} at {cell_name(i // n, i % n)}" for i, v in shown)
+            out.append(Conflict(f"cage {k + 1} (sum {total}) is given {at}, too much for its "
+                                "sum", [divmod(i, n) for i, _ in shown]))
     return out
 
 
@@ -50,8 +72,9 @@ def _least(count: int, used: set[int], size: int) -> int:
 
 
 def infeasible_core(geo: Geometry, givens: list[list[int]] | None, cages: Cages | None,
-                    time_limit: float = MAX_SHRINK_SECONDS) -> list[str] | None:
-    """A small set of facts with no common solution, in words; None if none was found."""
+                    time_limit: float = MAX_SHRINK_SECONDS) -> list[tuple] | None:
+    """A small set of facts with no common solution, as (words, fact) pairs; None if none
+    was found. A fact is ("given", cell number, digit) or ("cage", cells, sum)."""
     started = time.perf_counter()
     n = geo.size
     facts: list[tuple[str, object]] = []
@@ -92,17 +115,27 @@ def infeasible_core(geo: Geometry, givens: list[list[int]] | None, cages: Cages 
             break  # out of time: report the set found so far
         if verdict:
             core = trial
-    return [facts[k][0] for k in core]
+    return [facts[k] for k in core]
 
 
 def explain(geo: Geometry, givens: list[list[int]] | None, cages: Cages | None = None,
             time_limit: float = MAX_SHRINK_SECONDS) -> list[str]:
-    clashes = plain_clashes(geo, givens, cages)
+    return [c.text for c in explain_conflicts(geo, givens, cages, time_limit)]
+
+
+def explain_conflicts(geo: Geometry, givens: list[list[int]] | None,
+                      cages: Cages | None = None,
+                      time_limit: float = MAX_SHRINK_SECONDS) -> list[Conflict]:
+    """Why the facts have no solution, with the given cells each reason names."""
+    clashes = plain_conflicts(geo, givens, cages)
     if clashes:
         return clashes
     core = infeasible_core(geo, givens, cages, time_limit)
     if core is None:
-        return ["no solution exists, but no small set of conflicting facts was found in time"]
+        return [Conflict("no solution exists, but no small set of conflicting facts was "
+                         "found in time")]
     if not core:
-        return ["the grid rules alone have no solution"]
-    return ["these cannot all hold together: " + "; ".join(core)]
+        return [Conflict("the grid rules alone have no solution")]
+    cells = [divmod(fact[1], geo.size) for _, fact in core if fact[0] == "given"]
+    return [Conflict("these cannot all hold together: " + "; ".join(w for w, _ in core),
+                     cells)]

@@ -26,6 +26,13 @@ answer, the others get EXTRA_LAYOUT_SECONDS more. Cages that need three or more 
 flips are not found; walls are not part of the CP-SAT model.
 
 Readings with probability below PRUNE_PROB are never chosen.
+
+Corrections follow one rule. What a person typed is certain. Once a person has typed
+anything, readings at least CONFIDENT_PROB likely are no longer repaired either: the
+solver never rewrites a confident reading to make room for a correction. A typed digit
+that clashes with a confident digit in its row, column or box ends as needs_review with
+the clash in words and the confident reading as a suspect; so does any reading that no
+repair can make solvable (a person can still correct it).
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from services.contracts import (
     Suspect,
 )
 from services.solver.cages import reachable
-from services.solver.conflicts import explain
+from services.solver.conflicts import explain_conflicts
 from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
 from services.solver.solve import MESSAGES, status_of
@@ -64,6 +71,8 @@ EXTRA_LAYOUT_SECONDS = 1.5  # search time for other wall layouts once one gives 
 COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
 LOG_FLOOR = 1e-9
 UNLISTED_SUM_PROB = 1e-5  # a cage sum none of the read candidates (the last resort)
+CONFIDENT_PROB = 0.9  # after a correction, readings this likely stay as read
+CHECK_FIRST = 3  # with nothing named by a conflict, this many least sure readings to check
 
 
 @dataclass
@@ -74,8 +83,9 @@ class Options:
     row: int
     col: int
     values: list[tuple[int, float]]
-    fixed: bool = False
+    fixed: bool = False  # typed by a person
     alternatives: list[tuple[int, float]] = field(default_factory=list)
+    locked: bool = False  # confident, and a person has corrected the grid: kept as read
 
     @property
     def best(self) -> int:
@@ -265,7 +275,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     sum_choice: list[dict[int, list]] = []
     for cage, o in zip(cages, sums, strict=True):
         costs = {s: option_cost(o, p) for s, p in o.values if reachable(n, len(cage), s)}
-        if unlisted and not o.fixed:
+        if unlisted and not (o.fixed or o.locked):
             # The true sum may be none of those read: any other value, at a high cost.
             far = option_cost(o, UNLISTED_SUM_PROB)
             costs |= {s: far for s in range(1, n * (n + 1) // 2 + 1)
@@ -349,7 +359,8 @@ class Wall:
         return math.log(max(self.prob if on else 1 - self.prob, LOG_FLOOR))
 
 
-def read_walls(reading: Reading, fixed: dict) -> list[Wall]:
+def read_walls(reading: Reading, fixed: dict, lock: bool = False) -> list[Wall]:
+    """The walls, the person's as certain; with `lock`, confident walls are kept too."""
     n = reading.size
     if reading.walls_right is None or reading.walls_down is None:
         raise PuzzleError("a killer reading needs walls_right and walls_down")
@@ -365,7 +376,8 @@ def read_walls(reading: Reading, fixed: dict) -> list[Wall]:
                 if (r, c) in confirmed:
                     walls.append(Wall(what, r, c, float(bool(confirmed[(r, c)])), True))
                 else:
-                    walls.append(Wall(what, r, c, min(1.0, max(0.0, grid[r][c]))))
+                    p = min(1.0, max(0.0, grid[r][c]))
+                    walls.append(Wall(what, r, c, p, lock and max(p, 1 - p) >= CONFIDENT_PROB))
     return walls
 
 
@@ -438,6 +450,12 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
     box = check_shape(n, reading.box)
     geo = geometry(n, box)
     cells = cell_options(reading, fixed_parts.get("cells", {}))
+    corrected = any(fixed_parts.values())
+    if corrected:
+        clashes = typed_clashes(geo, cells)
+        if clashes:
+            return clash_result(reading, clashes, started)
+        cells = locked(cells)
 
     if reading.kind == "sudoku":
         outcome = repair_grid(geo, cells, [], [], deadline)
@@ -445,10 +463,12 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
         sums: list[Options] = []
     else:
         by_cell = sum_options(reading, fixed_parts.get("cage_sums", {}))
+        if corrected:
+            by_cell = dict(zip(by_cell, locked(list(by_cell.values())), strict=True))
         for (r, c) in by_cell:
             if not (0 <= r < n and 0 <= c < n):
                 raise PuzzleError(f"a cage sum sits at ({r},{c}), outside the grid")
-        walls = read_walls(reading, fixed_parts)
+        walls = read_walls(reading, fixed_parts, lock=corrected)
         layouts = cage_layouts(n, walls, {r * n + c for r, c in by_cell})
         best_cells_lp = argmax_log_prob(cells, [])
         best_sum_lp = sum(log_prob(o, o.best) for o in by_cell.values())
@@ -472,7 +492,81 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
                 # Less likely wall layouts rarely beat a unique answer: they get a short
                 # extra time, not the whole limit.
                 layout_deadline = min(deadline, time.perf_counter() + EXTRA_LAYOUT_SECONDS)
+        if not isinstance(outcome, Outcome):
+            sums = list(by_cell.values())  # to name the least sure of them
     return build_result(reading, geo, cells, sums, layout, outcome, started)
+
+
+def locked(options: list[Options]) -> list[Options]:
+    """Confident readings, kept as read (a person has corrected the grid)."""
+    return [replace(o, values=o.values[:1], locked=True)
+            if not o.fixed and o.values[0][1] >= CONFIDENT_PROB else o for o in options]
+
+
+def place(row: int, col: int) -> str:
+    return f"row {row + 1}, column {col + 1}"
+
+
+def typed_clashes(geo: Geometry, cells: list[Options]) -> list[tuple[str, Options]]:
+    """Each typed digit against the confident readings of the same digit in its row, column
+    or box: (the clash in words, the confident reading)."""
+    out = []
+    for i, o in enumerate(cells):
+        if not (o.fixed and o.best):
+            continue
+        for j in geo.peers[i]:
+            other = cells[j]
+            if not other.fixed and other.best == o.best and \
+                    other.values[0][1] >= CONFIDENT_PROB:
+                out.append((f"your {o.best} at {place(o.row, o.col)} clashes with the "
+                            f"{other.best} read at {place(other.row, other.col)}", other))
+    return out
+
+
+def kept(o: Options) -> Suspect:
+    """A reading the solver kept, listed for a person to check."""
+    ranked = o.alternatives or o.values
+    value, prob = o.best, round(o.prob(o.best), 6)
+    return Suspect(what=o.what, row=o.row, col=o.col, read=value, chosen=value,
+                   read_prob=prob, chosen_prob=prob,
+                   alternatives=[SumCandidate(value=v, prob=round(p, 6))
+                                 for v, p in ranked[:4] if v != value])
+
+
+def clash_result(reading: Reading, clashes: list[tuple[str, Options]],
+                 started: float) -> SolveResult:
+    suspects = {(o.row, o.col): kept(o) for _, o in clashes}
+    return SolveResult(
+        kind=reading.kind, size=reading.size, status="needs_review", verdict="none",
+        conflicts=[text for text, _ in clashes], suspects=list(suspects.values()),
+        message="a correction clashes with what was read: change the marked reading, or "
+                "your correction",
+        seconds=round(time.perf_counter() - started, 6))
+
+
+def unsolvable_result(reading: Reading, geo: Geometry, cells: list[Options],
+                      sums: list[Options], started: float) -> SolveResult:
+    """No repair works: say why, and mark the readings a person should check."""
+    n = geo.size
+    givens = [[cells[r * n + c].best for c in range(n)] for r in range(n)]
+    found = explain_conflicts(geo, givens, None, 2.0 if reading.kind == "sudoku" else 1.0)
+    found = [c for c in found if "no small set" not in c.text] or found
+    conflicts = [c.text for c in found]
+    if reading.kind == "killer":
+        conflicts = ["no cage layout within two wall changes, with the cage sums read, "
+                     "gives a solvable puzzle"] + conflicts[:3]
+    named = {cell for c in found for cell in c.cells}
+    suspects = [kept(o) for o in cells if (o.row, o.col) in named and not o.fixed]
+    if not suspects:
+        doubtful = sorted((o for o in cells + sums if not o.fixed and o.prob(o.best) < 1),
+                          key=lambda o: o.prob(o.best))
+        suspects = [kept(o) for o in doubtful[:CHECK_FIRST]]
+    return SolveResult(
+        kind=reading.kind, size=n, status="needs_review", verdict="none",
+        conflicts=conflicts, suspects=suspects,
+        message="no reading of the picture gives a solvable puzzle; check the marked "
+                "readings",
+        seconds=round(time.perf_counter() - started, 6))
 
 
 def better(a: Outcome, b: Outcome) -> bool:
@@ -506,20 +600,12 @@ def build_result(reading: Reading, geo: Geometry, cells: list[Options], sums: li
                  layout, outcome, started: float) -> SolveResult:
     n = geo.size
     kind = reading.kind
-    if outcome is None or isinstance(outcome, str):
-        verdict = "unknown" if outcome == "unknown" else "none"
-        givens = [[cells[r * n + c].best for c in range(n)] for r in range(n)]
-        conflicts = explain(geo, givens, None, 2.0) if kind == "sudoku" else []
-        if kind == "killer":
-            conflicts = ["no cage layout within two wall changes, with the cage sums read, "
-                         "gives a solvable puzzle"] + explain(geo, givens, None, 1.0)[:3]
-        if verdict == "none":
-            conflicts = [c for c in conflicts if "no small set" not in c] or conflicts
-        return SolveResult(
-            kind=kind, size=n, status="failed", verdict=verdict, conflicts=conflicts,
-            message="no reading of the picture gives a solvable puzzle; check these readings"
-            if verdict == "none" else MESSAGES["unknown"],
-            seconds=round(time.perf_counter() - started, 6))
+    if outcome is None:
+        return unsolvable_result(reading, geo, cells, sums, started)
+    if isinstance(outcome, str):
+        return SolveResult(kind=kind, size=n, status="failed", verdict="unknown",
+                           message=MESSAGES["unknown"],
+                           seconds=round(time.perf_counter() - started, 6))
     givens = [outcome.cells[r * n:(r + 1) * n] for r in range(n)]
     suspects, uncertain = review_lists(cells, outcome.cells)
     if kind == "sudoku":
@@ -553,7 +639,8 @@ def build_result(reading: Reading, geo: Geometry, cells: list[Options], sums: li
         status = "needs_review"
     message = MESSAGES[verdict]
     if suspects:
-        message += f"; {len(suspects)} reading(s) were changed to make the puzzle solvable"
+        changed = "1 reading was" if len(suspects) == 1 else f"{len(suspects)} readings were"
+        message += f"; {changed} changed to make the puzzle solvable"
     return SolveResult(
         kind=kind, size=n, status=status, verdict=verdict, puzzle=puzzle,
         solution=outcome.answer.solution, other_solution=outcome.answer.other,

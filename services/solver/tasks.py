@@ -22,9 +22,11 @@ def parse_one(text: str, kind: str | None):
 
 @app.task(name=SOLVE_TASK)
 def solve_job(reading: dict | None, job_id: str, revision: int = 1,
-              puzzle_text: str | None = None, kind: str = "auto") -> None:
-    """Solve a reading (from the recognizer down the chain, or corrected by a person:
-    corrections arrive already applied, as certain readings) or a typed-in puzzle."""
+              puzzle_text: str | None = None, kind: str = "auto",
+              fixed: dict | None = None) -> None:
+    """Solve a reading (from the recognizer down the chain, or as read again with a
+    person's corrections in `fixed`, which the solver takes as certain) or a typed-in
+    puzzle."""
     if reading is None and puzzle_text is None:
         return  # the recognizer already failed the job
     store = job_store()
@@ -38,7 +40,8 @@ def solve_job(reading: dict | None, job_id: str, revision: int = 1,
             if puzzle_text is not None:
                 result = solve_puzzle(parse_one(puzzle_text, kind), time_limit=limit)
             else:
-                result = solve_reading(Reading.model_validate(reading), time_limit=limit)
+                result = solve_reading(Reading.model_validate(reading), time_limit=limit,
+                                       fixed=fixed)
             elapsed = finish(job_id, "solve", started, result.status)
             timings = job.timings | {"solve": round(elapsed, 4)}
             store.update(job_id, expect_revision=revision, status=result.status,

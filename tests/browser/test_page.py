@@ -51,9 +51,10 @@ def test_uploaded_picture_is_solved_and_drawn_into(page, tmp_path):
     page.wait_for_selector("#solution-grid")
     assert solved_digits(page) == solution
     assert page.locator("#status").inner_text() == "Solved."
-    # The overlay image is the picture's own size, drawn by the gateway.
+    # The overlay image is the picture's own size (small pictures are not scaled), drawn
+    # by the gateway.
     page.wait_for_function("() => { const img = document.querySelector('#overlay');"
-                           " return img.src.includes('overlay.png') && img.complete"
+                           " return img.src.includes('overlay.jpg') && img.complete"
                            " && img.naturalWidth > 0; }")
     size = page.eval_on_selector("#overlay", "img => [img.naturalWidth, img.naturalHeight]")
     assert tuple(size) == picture.size
@@ -134,11 +135,11 @@ def test_suspects_are_marked_and_reachable_by_keyboard(page):
     assert solved_digits(page) == solution
     marked = cell_input(page, *blank)
     assert marked.input_value() == "5"
-    assert "read 5, solver chose blank" in marked.get_attribute("aria-label")
+    assert "read 5 (70% sure), solver chose blank" in marked.get_attribute("aria-label")
     assert "suspect" in marked.locator("..").get_attribute("class")
     assert "unsure" in marked.locator("..").get_attribute("class")  # 70 % is shaded
 
-    page.get_by_role("button", name=re.compile(r"read 5, solver chose blank")).click()
+    page.get_by_role("button", name=re.compile(r"read 5 \(70% sure\), solver chose blank")).click()
     assert marked.evaluate("node => node === document.activeElement")
     row, col = blank
     step = ("ArrowLeft", col - 1) if col > 0 else ("ArrowRight", col + 1)

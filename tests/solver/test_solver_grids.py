@@ -69,7 +69,8 @@ def test_two_equal_digits_in_a_row_give_none_and_say_where():
     result = solve_puzzle(SudokuPuzzle(givens=givens))
     assert result.verdict == "none" and result.status == "failed"
     assert result.solution is None
-    assert any("row 3 has 2 7s, at (3,1) and (3,6)" in c for c in result.conflicts)
+    assert any("row 3 has 2 7s, at row 3, column 1 and row 3, column 6" in c
+               for c in result.conflicts)
 
 
 def test_hidden_contradiction_names_a_small_set_of_givens():
@@ -79,7 +80,8 @@ def test_hidden_contradiction_names_a_small_set_of_givens():
     assert result.verdict == "none"
     assert len(result.conflicts) == 1
     words = result.conflicts[0]
-    assert "the 3 at (2,3)" in words and "(1,1)" in words and "(1,2)" in words
+    assert "the 3 at row 2, column 3" in words and "row 1, column 1" in words
+    assert "row 1, column 2" in words
 
 
 @pytest.mark.parametrize("size", [4, 6, 8, 9])

@@ -71,7 +71,9 @@ def test_a_thin_margin_is_reported_as_uncertain():
     assert result.uncertain[0].alternatives[0].value == other
 
 
-def test_confident_clash_fails_with_words_a_person_can_act_on():
+def test_confident_clash_asks_for_review_with_words_and_suspects():
+    """A misprinted grid read with certainty: the person can still fix the reading, so the
+    job needs review, and both clashing readings are marked as suspects."""
     givens, _ = make_sudoku(random.Random(6), 9)
     row = givens[0]
     c1, c2 = [c for c in range(9) if row[c]][:2]
@@ -81,8 +83,12 @@ def test_confident_clash_fails_with_words_a_person_can_act_on():
         for c in range(9):  # certain readings: nothing is left to repair
             reading.cells[r][c] = [float(v == givens[r][c]) for v in range(10)]
     result = solve_reading(reading, time_limit=5)
-    assert result.status == "failed" and result.verdict == "none"
+    assert result.status == "needs_review" and result.verdict == "none"
+    assert result.solution is None
     assert any(f"row 1 has 2 {row[c1]}s" in c for c in result.conflicts)
+    assert {(s.row, s.col) for s in result.suspects} >= {(0, c1), (0, c2)}
+    assert all(s.read == s.chosen == row[c1] for s in result.suspects
+               if (s.row, s.col) in {(0, c1), (0, c2)})
 
 
 def test_fixed_readings_are_trusted_over_probabilities():
@@ -187,3 +193,74 @@ def test_killer_fixed_sum_and_wall_override_the_reading():
     result = solve_reading(reading, fixed=fixed)
     assert result.verdict == "unique" and result.solution == truth
     assert result.suspects == [] and result.status == "solved"
+
+
+def test_a_correction_that_clashes_with_a_confident_digit_is_named_not_made_room_for():
+    """A person types a 6 into a row that shows a confidently read 6: the answer names the
+    clash in 1-based words and rewrites nothing."""
+    givens, _ = make_sudoku(random.Random(41), 9)
+    reading = sudoku_reading(givens)
+    row = next(r for r in range(9) if 0 in givens[r] and any(givens[r]))
+    blank = givens[row].index(0)
+    shown = next(c for c in range(9) if givens[row][c])
+    digit = givens[row][shown]
+    result = solve_reading(reading, fixed={"cells": [[row, blank, digit]]})
+    assert result.status == "needs_review" and result.verdict == "none"
+    assert result.solution is None
+    assert f"your {digit} at row {row + 1}, column {blank + 1} clashes with the {digit} " \
+        f"read at row {row + 1}, column {shown + 1}" in result.conflicts
+    assert (shown) in {s.col for s in result.suspects if s.row == row}
+    assert all(s.read == s.chosen for s in result.suspects)
+
+
+def test_confident_readings_are_not_rewritten_to_make_room_for_a_correction():
+    """A typed digit that clashes with no single reading, yet leaves the confident givens
+    with no solution. Before the rule, the repair rewrote givens read at p = 0.97 and
+    answered with an invented puzzle; now the confident readings stay and the person is
+    asked to review."""
+    givens, truth = make_sudoku(random.Random(42), 9)
+    reading = sudoku_reading(givens)
+    n = 9
+    for r in range(n):
+        for c in range(n):
+            if givens[r][c]:
+                continue
+            seen = {givens[r][j] for j in range(n)} | {givens[i][c] for i in range(n)} | {
+                givens[i][j] for i in range(r - r % 3, r - r % 3 + 3)
+                for j in range(c - c % 3, c - c % 3 + 3)}
+            wrong = [d for d in range(1, 10) if d not in seen and d != truth[r][c]]
+            if wrong:
+                break
+        else:
+            continue
+        break
+    result = solve_reading(reading, fixed={"cells": [[r, c, wrong[0]]]})
+    assert result.verdict == "none" and result.status == "needs_review"
+    assert result.solution is None and result.conflicts
+    assert all(s.read == s.chosen for s in result.suspects)
+
+
+def test_after_a_correction_unsure_readings_are_still_repaired():
+    rng = random.Random(43)
+    givens, truth = make_sudoku(rng, 9)
+    reading = sudoku_reading(givens)
+    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    bad = clashing_digit(givens, r, c, rng)
+    reading.cells[r][c] = misread_cell(9, bad, givens[r][c])  # 60 % sure: may be repaired
+    r2, c2 = next((i, j) for i in range(9) for j in range(9) if givens[i][j] and (i, j) != (r, c))
+    result = solve_reading(reading, fixed={"cells": [[r2, c2, givens[r2][c2]]]})
+    assert result.solution == truth and result.verdict == "unique"
+    assert [(s.row, s.col, s.chosen) for s in result.suspects] == [(r, c, givens[r][c])]
+
+
+def test_a_wrong_digit_typed_into_a_killer_is_not_made_room_for():
+    """Issue 15: a cage sum's '17' typed into its cell as '1'. The confident sums and walls
+    stay as read, so the answer is a review without an invented grid."""
+    rng = random.Random(44)
+    puzzle, truth = make_killer(rng, 9)
+    reading, _ = killer_reading(puzzle)
+    r, c = next((r, c) for r in range(9) for c in range(9) if truth[r][c] != 1)
+    result = solve_reading(reading, fixed={"cells": [[r, c, 1]]}, time_limit=5)
+    assert result.status == "needs_review" and result.verdict == "none"
+    assert result.solution is None
+    assert all(s.read == s.chosen for s in result.suspects)

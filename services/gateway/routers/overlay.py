@@ -1,17 +1,20 @@
-"""The solution drawn into the uploaded picture, and the web page's static files."""
+"""The solution drawn into the uploaded picture (drawn once per job revision, kept in
+Redis with the job), and the web page's static files."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path as FilePath
 
-from fastapi import APIRouter, Depends, Path, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import FileResponse
 
+from services.contracts import Job
 from services.gateway.dependencies import get_store, require_api_key
 from services.gateway.overlay import OverlayError, draw_overlay
 from services.gateway.problems import ProblemError
 from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job
-from services.jobs import JobNotFound
+from services.jobs import JobNotFound, JobStore, job_key
 
 router = APIRouter(tags=["overlay"])
 
@@ -20,15 +23,46 @@ STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg
                 ".png": "image/png"}
 
 
-@router.get("/v1/jobs/{job_id}/overlay.png", response_class=Response,
-            dependencies=[Depends(require_api_key)],
-            responses=PROBLEM_RESPONSES | {
-                200: {"content": {"image/png": {}},
-                      "description": "The upload with the missing digits drawn in"},
-                409: PROBLEM_RESPONSES[422] | {
-                    "description": "The job has no picture, reading or solution yet"}},
-            summary="The solution drawn into the uploaded picture, in perspective")
-def read_overlay(job_id: JobId) -> Response:
+SCREEN_SIDE = 1600  # long side of the JPEG and WebP overlays: enough for any screen
+OVERLAY_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
+RENDER_WAIT_SECONDS = 10.0  # how long a request waits for another one drawing the same
+
+
+def overlay_key(job_id: str, revision: int, fmt: str) -> str:
+    return f"gridsight:overlay:{job_id}:{revision}:{fmt}"
+
+
+def cached_overlay(store: JobStore, job: Job, fmt: str) -> bytes:
+    """The overlay of this job revision, drawn once and kept in Redis as long as the job.
+
+    A revision's result never changes, so its picture never does. Concurrent requests
+    for the same picture wait for the one that draws it, so one large upload costs one
+    drawing however often it is fetched.
+    """
+    key = overlay_key(job.id, job.revision, fmt)
+    cached = store.redis.get(key)
+    if cached is not None:
+        return cached
+    lock = key + ":drawing"
+    if not store.redis.set(lock, 1, nx=True, ex=int(RENDER_WAIT_SECONDS) * 3):
+        deadline = time.monotonic() + RENDER_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            cached = store.redis.get(key)
+            if cached is not None:
+                return cached
+    try:
+        image = store.image(job.id)
+        data = draw_overlay(image, job.reading, job.result, job.corrections, fmt,
+                            None if fmt == "png" else SCREEN_SIDE)
+        left = store.redis.ttl(job_key(job.id))
+        store.redis.set(key, data, ex=left if left > 0 else store.ttl)
+        return data
+    finally:
+        store.redis.delete(lock)
+
+
+def overlay_response(job_id: str, fmt: str, request: Request) -> Response:
     store = get_store()
     job = find_job(store, job_id)
     if job.reading is None or job.reading.cell_quads is None:
@@ -38,17 +72,51 @@ def read_overlay(job_id: JobId) -> Response:
     if job.result is None or not job.result.solution:
         raise ProblemError(409, "No solution yet",
                            f"the job is {job.status}; there is no solution to draw")
+    # A new revision draws a different picture at the same address.
+    headers = {"Cache-Control": "no-cache", "ETag": f'"{job_id}-{job.revision}-{fmt}"'}
+    if request.headers.get("if-none-match") == headers["ETag"]:
+        return Response(status_code=304, headers=headers)
     try:
-        image = store.image(job_id)
+        data = cached_overlay(store, job, fmt)
     except JobNotFound as exc:
         raise ProblemError(404, "No image", "the job's picture has expired") from exc
-    try:
-        png = draw_overlay(image, job.reading, job.result)
     except OverlayError as exc:
         raise ProblemError(409, "Nothing to draw", str(exc)) from exc
-    # A new revision draws a different picture at the same address.
-    return Response(png, media_type="image/png", headers={
-        "Cache-Control": "no-cache", "ETag": f'"{job_id}-{job.revision}"'})
+    return Response(data, media_type=OVERLAY_TYPES[fmt], headers=headers)
+
+
+def overlay_responses(fmt: str, what: str) -> dict:
+    return PROBLEM_RESPONSES | {
+        200: {"content": {OVERLAY_TYPES[fmt]: {}}, "description": what},
+        409: PROBLEM_RESPONSES[422] | {
+            "description": "The job has no picture, reading or solution yet"}}
+
+
+@router.get("/v1/jobs/{job_id}/overlay.jpg", response_class=Response,
+            dependencies=[Depends(require_api_key)],
+            responses=overlay_responses("jpeg", "The upload with the solution drawn in, "
+                                                f"at most {SCREEN_SIDE} px long"),
+            summary="The solution drawn into the picture, sized for screens (JPEG)")
+def read_overlay_jpeg(job_id: JobId, request: Request) -> Response:
+    return overlay_response(job_id, "jpeg", request)
+
+
+@router.get("/v1/jobs/{job_id}/overlay.webp", response_class=Response,
+            dependencies=[Depends(require_api_key)],
+            responses=overlay_responses("webp", "The upload with the solution drawn in, "
+                                                f"at most {SCREEN_SIDE} px long"),
+            summary="The solution drawn into the picture, sized for screens (WebP)")
+def read_overlay_webp(job_id: JobId, request: Request) -> Response:
+    return overlay_response(job_id, "webp", request)
+
+
+@router.get("/v1/jobs/{job_id}/overlay.png", response_class=Response,
+            dependencies=[Depends(require_api_key)],
+            responses=overlay_responses("png", "The upload with the solution drawn in, "
+                                               "at its own size"),
+            summary="The solution drawn into the uploaded picture, full size (PNG)")
+def read_overlay(job_id: JobId, request: Request) -> Response:
+    return overlay_response(job_id, "png", request)
 
 
 @router.get("/static/{name}", include_in_schema=False)

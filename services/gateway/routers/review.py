@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Response
 
-from services.contracts import SOLVE_TASK, Corrections, JobCreated
-from services.corrections import CorrectionError, apply_corrections, merge
+from services.contracts import SOLVE_TASK, Corrections, Job, JobCreated
+from services.corrections import CorrectionError, as_fixed, check_corrections, merge
 from services.gateway.dependencies import (
     get_sender,
     get_store,
@@ -16,6 +16,25 @@ from services.gateway.problems import ProblemError
 from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job, queue_or_fail
 from services.jobs import FINAL_STATES
 
+CORRECTIONS_RULE = """\
+Rows and columns are 0-based here; messages count them from 1, as people do.
+
+The rule: **what a person typed is certain**, and confident readings (90 % and more) are
+never rewritten to make room for it. Only readings the recognizer was unsure of may still
+be repaired, and each one changed is listed in `suspects`.
+
+* A typed digit that clashes with a confident reading ends the new revision as
+  `needs_review` with verdict `none`: `conflicts` names the clash ("your 6 at row 1,
+  column 2 clashes with the 6 read at row 1, column 5") and `suspects` lists the confident
+  reading, so either side can be corrected.
+* Corrections that cannot hold on their own are refused with 422 and a message: a digit
+  typed twice in one row, column or box, or a cage sum its cage cannot make (30 for two
+  cells of a 9x9 grid).
+
+Later corrections of the same reading replace earlier ones; `POST /v1/jobs/{id}/reset`
+drops them all and solves the reading as it was read.
+"""
+
 router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(require_api_key)])
 
 
@@ -23,9 +42,30 @@ router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(req
              responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
                  "description": "The job has no reading to correct yet"}},
              dependencies=[Depends(limit_job_rate)],
-             summary="Correct readings (cells, cage sums, walls) and solve again")
+             summary="Correct readings (cells, cage sums, walls) and solve again",
+             description=CORRECTIONS_RULE)
 def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCreated:
     store = get_store()
+    job = correctable(store, job_id)
+    merged = merge(job.corrections, fixes)
+    try:
+        check_corrections(job.reading, merged)
+    except CorrectionError as exc:
+        raise ProblemError(422, "Invalid corrections", str(exc)) from exc
+    return solve_again(store, job, merged, response)
+
+
+@router.post("/{job_id}/reset", status_code=202, response_model=JobCreated,
+             responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
+                 "description": "The job has no reading, or is still running"}},
+             dependencies=[Depends(limit_job_rate)],
+             summary="Back to the original reading: drop every correction, solve again")
+def undo_corrections(job_id: JobId, response: Response) -> JobCreated:
+    store = get_store()
+    return solve_again(store, correctable(store, job_id), None, response)
+
+
+def correctable(store, job_id: str) -> Job:
     job = find_job(store, job_id)
     if job.reading is None:
         raise ProblemError(409, "Nothing to correct",
@@ -34,18 +74,20 @@ def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCre
     if job.status not in FINAL_STATES:
         raise ProblemError(409, "Job still running",
                            f"the job is {job.status}; correct it once it has finished")
-    merged = merge(job.corrections, fixes)
-    try:
-        corrected = apply_corrections(job.reading, merged)
-    except CorrectionError as exc:
-        raise ProblemError(422, "Invalid corrections", str(exc)) from exc
+    return job
+
+
+def solve_again(store, job: Job, fixes: Corrections | None, response: Response) -> JobCreated:
+    """A new revision: the reading as read, with `fixes` as certain readings."""
     revision = job.revision + 1
+    job_id = job.id
     job = store.update(job_id, expect_revision=job.revision, revision=revision,
-                       status="solving", corrections=merged, error=None, result=None)
+                       status="solving", corrections=fixes, error=None, result=None)
     if job is None:
         raise ProblemError(409, "Job changed", "the job was corrected meanwhile; try again")
     queue_or_fail(store, job, lambda: get_sender().send_task(
-        SOLVE_TASK, args=(corrected.model_dump(mode="json"),),
-        kwargs={"job_id": job_id, "revision": revision}))
+        SOLVE_TASK, args=(job.reading.model_dump(mode="json"),),
+        kwargs={"job_id": job_id, "revision": revision,
+                "fixed": as_fixed(fixes) if fixes else None}))
     response.headers["Location"] = f"/v1/jobs/{job_id}"
     return JobCreated(id=job_id, status=job.status)

@@ -57,7 +57,11 @@ export function postCorrections(id, corrections) {
   });
 }
 
-export const overlayUrl = (job) => `${jobUrl(job.id)}/overlay.png?revision=${job.revision}`;
+// Sized for screens (the PNG at overlay.png is the upload's full size).
+export const resetCorrections = (id) => request(`${jobUrl(id)}/reset`, { method: "POST" });
+
+export const overlayUrl = (job, type = "jpg") =>
+  `${jobUrl(job.id)}/overlay.${type}?revision=${job.revision}`;
 export const imageUrl = (job) => `${jobUrl(job.id)}/image`;
 
 const sleep = (ms, signal) => new Promise((resolve, reject) => {

@@ -1,12 +1,13 @@
 // The page: start a job (picture or typed-in puzzle), follow it, show and correct it.
 
 import {
-  FINAL_STATES, createImageJob, createPuzzleJob, imageUrl, overlayUrl, postCorrections,
-  waitForJob,
+  FINAL_STATES, createImageJob, createPuzzleJob, resetCorrections, imageUrl, overlayUrl,
+  postCorrections, waitForJob,
 } from "./api.js";
 import {
-  nonogramPicture, parseClues, readingEditor, solutionTable, suspectList,
+  addCloseUps, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText, suspectList,
 } from "./grids.js";
+import { shrinkPicture } from "./shrink.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -18,22 +19,61 @@ const STATUS_TEXT = {
   needs_review: "Done, but the reading needs your check.",
   failed: "It did not work.",
 };
-const VERDICTS = {
-  unique: "The solution is unique.",
-  multiple: "More than one solution fits; this is one of them. Check the reading.",
-  none: "No solution fits the puzzle as read. Check the marked cells.",
-  unknown: "The solver ran out of time before it could finish.",
-};
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+// The verdict in words for this job: typed puzzles have no reading to check, and
+// marked cells are mentioned only when there are some.
+function verdictText(result, fromPicture) {
+  const changed = result.suspects.filter((s) => s.read !== s.chosen).length;
+  const marked = result.suspects.length;
+  const unsure = result.uncertain.length;
+  const as = fromPicture ? "read" : "typed";
+  const parts = [];
+  if (result.verdict === "unique") parts.push("The solution is unique.");
+  if (result.verdict === "multiple") {
+    parts.push(`More than one solution fits the puzzle as ${as}; two of them are shown, `
+               + "their differences underlined.");
+    if (fromPicture) parts.push("A digit misread or missed by the reader can cause this.");
+  }
+  if (result.verdict === "none") {
+    parts.push(`No solution fits the puzzle as ${as}.`);
+    if (marked) parts.push(`Check the ${plural(marked, "reading")} marked in red.`);
+  }
+  if (result.verdict === "unknown") parts.push("The solver ran out of time before it could finish.");
+  if (changed) {
+    parts.push(`To make it solvable the solver changed ${plural(changed, "reading")}, `
+               + "marked in red below; check them.");
+  }
+  if (unsure) parts.push(`${plural(unsure, "reading")} (amber) ${unsure === 1 ? "was" : "were"} hard to be sure of.`);
+  return parts.join(" ");
+}
+
+// Problem details name sizes in bytes; people read megabytes.
+const readableSizes = (text) => text.replace(/(\d{5,}) bytes/g,
+  (_, bytes) => `${(Number(bytes) / 1048576).toFixed(1).replace(/\.0$/, "")} MB`);
 const STEP_ORDER = ["queued", "recognizing", "solving", "done"];
 
 let following = null; // AbortController of the job on show
 let editor = null; // the reading editor of the job on show
 let shownJob = null;
 
+// Bring a part of the job into view and give it the keyboard focus.
+function bringIntoView(node) {
+  node.scrollIntoView({ block: "start" });
+  node.focus({ preventScroll: true });
+}
+
+function showJobSection() {
+  $("#job").hidden = false;
+  $(".skip").hidden = false;
+}
+
 function showError(error) {
+  showJobSection();
   const box = $("#error");
-  box.textContent = error.message || String(error);
+  box.textContent = readableSizes(error.message || String(error));
   box.hidden = false;
+  bringIntoView(box);
 }
 
 function clearError() {
@@ -55,15 +95,20 @@ function showProgress(job, fromPicture) {
   $("#status").textContent = STATUS_TEXT[job.status] + revision;
   $("#job").setAttribute("aria-busy", String(!FINAL_STATES.has(job.status)));
   $("#solve-again").disabled = !FINAL_STATES.has(job.status);
-  if (job.status === "failed") showError(new Error(job.error || "The job failed."));
+  $("#undo").disabled = !FINAL_STATES.has(job.status);
 }
 
 function showReview(job) {
   $("#review").hidden = !job.reading;
   if (!job.reading) return;
+  const { corrections } = job;
+  $("#undo").hidden = !(corrections?.cells?.length || corrections?.cage_sums?.length
+                        || corrections?.walls?.length);
   editor = readingEditor(job);
   $("#reading").replaceChildren(editor.element);
-  $("#suspects").replaceChildren(suspectList(job, editor.focusCell));
+  const suspects = suspectList(job, editor.focus);
+  $("#suspects").replaceChildren(suspects);
+  addCloseUps(suspects, job.reading, imageUrl(job));
 }
 
 function showPicture(job, fromPicture) {
@@ -77,20 +122,22 @@ function showPicture(job, fromPicture) {
     img.src = imageUrl(job);
   };
   img.src = solved ? overlayUrl(job) : imageUrl(job);
-  img.alt = solved ? "Your picture with the missing digits drawn in blue" : "Your picture";
+  $("#download-overlay").hidden = !solved;
+  if (solved) {
+    $("#download-overlay").href = overlayUrl(job, "png");
+    $("#download-overlay").download = `gridsight-${job.id.slice(0, 8)}.png`;
+  }
+  img.alt = solved ? "Your picture with the solution drawn in" : "Your picture";
   $("#picture-caption").textContent = solved
-    ? "The solution drawn into your picture. Red outlines: readings the solver changed; "
-      + "amber: unsure readings."
+    ? "The solution drawn into your picture, in blue. Red: readings the solver changed "
+      + "(with the digit it chose) or that are in conflict; amber: unsure readings."
     : "Your picture.";
 }
 
 function showResult(job, fromPicture) {
   const { result } = job;
   $("#result").hidden = !result && !fromPicture;
-  // Solved: the message repeats the verdict; failed: the error box already shows it.
-  const message = result?.status === "needs_review" ? result.message : "";
-  $("#verdict").textContent = result
-    ? [VERDICTS[result.verdict] || "", message].filter(Boolean).join(" ") : "";
+  $("#verdict").textContent = result ? verdictText(result, fromPicture) : "";
   const conflicts = (result?.conflicts || []).map((text) => {
     const item = document.createElement("li");
     item.textContent = text;
@@ -100,9 +147,18 @@ function showResult(job, fromPicture) {
   $("#conflicts").hidden = !conflicts.length;
   showPicture(job, fromPicture);
   const solution = result?.solution;
+  $("#result-actions").hidden = !solution;
+  $("#download-overlay").hidden ||= !solution;
   if (!solution) $("#solution").replaceChildren();
-  else if (result.kind === "nonogram") $("#solution").replaceChildren(nonogramPicture(solution));
-  else $("#solution").replaceChildren(solutionTable(result));
+  else if (result.kind === "nonogram") {
+    $("#solution").replaceChildren(nonogramPicture(solution, result.puzzle));
+  }
+  else if (result.other_solution) {
+    $("#solution").replaceChildren(
+      solutionTable(result, result.solution, "One solution", result.other_solution),
+      solutionTable(result, result.other_solution, "Another solution", result.solution));
+  } else $("#solution").replaceChildren(solutionTable(result, solution));
+  if ($("#veil").checked) applyVeil();
 }
 
 function show(job, knownPicture) {
@@ -113,6 +169,8 @@ function show(job, knownPicture) {
   if (FINAL_STATES.has(job.status)) {
     showReview(job);
     showResult(job, fromPicture);
+    if (job.status === "failed") showError(new Error(job.error || "The job failed."));
+    else bringIntoView($("#job"));
   }
 }
 
@@ -122,7 +180,7 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
   const controller = new AbortController();
   following = controller;
   clearError();
-  $("#job").hidden = false;
+  showJobSection();
   $("#status").textContent = "Sending…";
   $("#job").setAttribute("aria-busy", "true");
   if (!keepShown) {
@@ -139,25 +197,28 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
     // The address names the job, so a reload or a shared link shows it again.
     history.replaceState(null, "", `#job=${encodeURIComponent(created.id)}`);
     await waitForJob(created.id, (job) => show(job, fromPicture), controller.signal);
-    // The button pressed was replaced: start keyboard users again from the result.
-    if (keepShown && document.activeElement === document.body) $("#job").focus();
   } catch (error) {
     if (error.name === "AbortError") return; // a newer job took over the page
-    showError(error);
+    $("#status").textContent = STATUS_TEXT.failed;
     $("#job").setAttribute("aria-busy", "false");
+    $("#solve-again").disabled = false;
+    showError(error);
   }
 }
 
 function solvePicture(file) {
   if (!file) return;
   if (!file.type.startsWith("image/")) {
-    $("#job").hidden = false;
+    following?.abort();
+    $("#status").textContent = "";
+    $("#result").hidden = true;
+    $("#review").hidden = true;
     showError(new Error(`${file.name} is not a picture; choose a photo or screenshot.`));
     return;
   }
   const kind = $("#kind").value;
-  follow(() => createImageJob(file, kind), { fromPicture: true });
-  $("#job").scrollIntoView({ behavior: "smooth", block: "start" });
+  follow(async () => createImageJob(await shrinkPicture(file), kind), { fromPicture: true });
+  $("#job").scrollIntoView({ block: "start" });
 }
 
 function wirePictureInputs() {
@@ -173,6 +234,16 @@ function wirePictureInputs() {
     zone.classList.add("dragging");
   });
   zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+  // A picture dropped anywhere on the page is taken, not opened in place of the page.
+  const hasFiles = (event) => event.dataTransfer?.types?.includes("Files");
+  document.addEventListener("dragover", (event) => {
+    if (hasFiles(event)) event.preventDefault();
+  });
+  document.addEventListener("drop", (event) => {
+    if (!hasFiles(event) || zone.contains(event.target)) return;
+    event.preventDefault();
+    solvePicture(event.dataTransfer.files[0]);
+  });
   zone.addEventListener("drop", (event) => {
     event.preventDefault();
     zone.classList.remove("dragging");
@@ -191,6 +262,18 @@ function wireTypedForms() {
     event.preventDefault();
     const text = $("#sudoku-text").value.trim();
     follow(() => createPuzzleJob(text, "sudoku"), { fromPicture: false });
+  });
+  $("#killer-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    let puzzle;
+    try {
+      puzzle = JSON.parse($("#killer-text").value);
+    } catch (error) {
+      showError(new Error(`The killer sudoku is not valid JSON: ${error.message}`));
+      return;
+    }
+    if (puzzle && typeof puzzle === "object" && !puzzle.kind) puzzle.kind = "killer";
+    follow(() => createPuzzleJob(puzzle), { fromPicture: false });
   });
   $("#nonogram-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -229,6 +312,86 @@ function wireReview() {
     const { id } = shownJob;
     follow(() => postCorrections(id, fixes), { fromPicture: true, keepShown: true });
   });
+  $("#undo").addEventListener("click", () => {
+    if (!shownJob) return;
+    clearError();
+    const { id } = shownJob;
+    follow(() => resetCorrections(id), { fromPicture: true, keepShown: true });
+  });
+}
+
+// Hiding the solution: found digits are veiled, and each one shows when its cell is
+// clicked (or focused and Enter pressed); the picture shows the upload meanwhile.
+function applyVeil() {
+  const on = $("#veil").checked;
+  $("#solution").classList.toggle("veiled", on);
+  for (const cell of $("#solution").querySelectorAll("td.found")) {
+    cell.classList.remove("shown");
+    if (on) {
+      cell.tabIndex = 0;
+      cell.setAttribute("role", "button");
+      cell.setAttribute("aria-label", "Hidden digit: reveal it");
+    } else {
+      cell.removeAttribute("tabindex");
+      cell.removeAttribute("role");
+      cell.removeAttribute("aria-label");
+    }
+  }
+  if (shownJob?.reading && shownJob.result?.solution && $("#overlay").src) {
+    $("#overlay").src = on ? imageUrl(shownJob) : overlayUrl(shownJob);
+  }
+}
+
+function reveal(event) {
+  const cell = event.target.closest("td.found");
+  if (!cell || !$("#veil").checked) return;
+  if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+  event.preventDefault();
+  cell.classList.add("shown");
+  cell.removeAttribute("aria-label");
+  cell.removeAttribute("role");
+}
+
+function wireResultActions() {
+  $("#veil").addEventListener("change", applyVeil);
+  $("#solution").addEventListener("click", reveal);
+  $("#solution").addEventListener("keydown", reveal);
+  $("#copy-solution").addEventListener("click", async () => {
+    const text = solutionText(shownJob.result);
+    try {
+      await navigator.clipboard.writeText(text);
+      $("#status").textContent = "The solution was copied as text.";
+    } catch {
+      showError(new Error("The browser did not allow copying; the solution as text is:\n"
+                          + text));
+    }
+  });
+  $("#solve-another").addEventListener("click", () => {
+    following?.abort();
+    history.replaceState(null, "", location.pathname);
+    $("#job").hidden = true;
+    $(".skip").hidden = true;
+    shownJob = null;
+    editor = null;
+    window.scrollTo(0, 0);
+    $("#file").focus();
+  });
+}
+
+// Enter in the reading solves again; a focused reading shows its details below the grid
+// (touch screens have no hover).
+function wireReadingKeys() {
+  $("#reading").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !event.target.matches("input")) return;
+    event.preventDefault();
+    $("#solve-again").click();
+  });
+  $("#reading").addEventListener("focusin", (event) => {
+    const label = event.target.getAttribute("aria-label") || "";
+    $("#cell-info").textContent = event.target.dataset.notes
+      ? `${label.split(",").slice(0, 2).join(",")}: `
+        + event.target.dataset.notes : "";
+  });
 }
 
 function followFromAddress() {
@@ -239,4 +402,6 @@ function followFromAddress() {
 wirePictureInputs();
 wireTypedForms();
 wireReview();
+wireResultActions();
+wireReadingKeys();
 followFromAddress();

@@ -26,20 +26,31 @@ function boxClasses(row, col, n, [boxRows, boxCols]) {
   return classes;
 }
 
+const percent = (p) => `${Math.round(100 * p)}% sure`;
+const WALLS = { wall_right: "wall on the right", wall_down: "wall below" };
+
 function describeMark(mark) {
   const { suspect } = mark;
-  if (mark.type === "suspect") {
-    return `read ${shown(suspect.read)}, solver chose ${shown(suspect.chosen)}`;
+  const as = (value) => (WALLS[suspect.what]
+    ? (value ? "present" : "absent") : shown(value));
+  if (mark.type === "suspect" && suspect.read === suspect.chosen) {
+    // Kept as read, but it cannot hold with the rest: the person decides.
+    return `read ${as(suspect.read)} (${percent(suspect.read_prob)}), in conflict: check it`;
   }
-  const others = suspect.alternatives.map((a) => shown(a.value)).join(" or ");
-  return `unsure: read ${shown(suspect.read)}${others ? `, could be ${others}` : ""}`;
+  if (mark.type === "suspect") {
+    return `read ${as(suspect.read)} (${percent(suspect.read_prob)}), solver chose `
+      + `${as(suspect.chosen)}`;
+  }
+  const others = suspect.alternatives.map((a) => as(a.value)).join(" or ");
+  return `unsure: read ${as(suspect.read)} (${percent(suspect.read_prob)})`
+    + `${others ? `, could be ${others}` : ""}`;
 }
 
-function markedCells(result, what) {
+function markedCells(result, ...whats) {
   const marks = new Map();
   for (const [type, list] of [["suspect", result?.suspects], ["uncertain", result?.uncertain]]) {
     for (const suspect of list || []) {
-      if (suspect.what === what && !marks.has(key(suspect.row, suspect.col))) {
+      if (whats.includes(suspect.what) && !marks.has(key(suspect.row, suspect.col))) {
         marks.set(key(suspect.row, suspect.col), { type, suspect });
       }
     }
@@ -58,13 +69,33 @@ function numberInput(value, label, maxLength) {
   return input;
 }
 
+// One tab stop per group of inputs (roving tabindex): Tab enters the group at the input
+// used last, arrow keys move within it.
+function roving(inputs, start = 0) {
+  inputs.forEach((input, i) => {
+    input.tabIndex = i === start ? 0 : -1;
+    input.addEventListener("focus", () => {
+      for (const other of inputs) other.tabIndex = other === input ? 0 : -1;
+    });
+  });
+}
+
 // Arrow keys move between the cells of a grid of inputs.
-function arrowKeys(inputs, n) {
+function arrowKeys(inputs, sums, n) {
   return (event) => {
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const move = moves[event.key];
+    if (!move) return;
+    if (event.target.dataset.sum) { // cage sums: in reading order, any arrow
+      const at = sums.indexOf(event.target) + move[0] + move[1];
+      if (at >= 0 && at < sums.length) {
+        event.preventDefault();
+        sums[at].focus();
+      }
+      return;
+    }
     const at = event.target.dataset.cell?.split(",").map(Number);
-    if (!move || !at) return;
+    if (!at) return;
     const [row, col] = [at[0] + move[0], at[1] + move[1]];
     if (row < 0 || col < 0 || row >= n || col >= n) return;
     event.preventDefault();
@@ -96,6 +127,7 @@ function readingCell(reading, row, col, fixed, mark) {
   const label = [`Row ${row + 1}, column ${col + 1}`, ...notes].join(", ");
   const input = numberInput(fixed ?? read, label, String(reading.size).length);
   input.dataset.cell = key(row, col);
+  input.dataset.notes = notes.join("; ");
   if (notes.length) cell.title = notes.join("; ");
   cell.append(input);
   return cell;
@@ -110,7 +142,7 @@ export function readingEditor(job) {
   const box = reading.box || defaultBox(n);
   const fixedCells = new Map((corrections?.cells || []).map((f) => [key(f.row, f.col), f.value]));
   const fixedSums = new Map((corrections?.cage_sums || []).map((f) => [key(f.row, f.col), f.value]));
-  const cellMarks = markedCells(result, "cell");
+  const cellMarks = markedCells(result, "cell", "wall_right", "wall_down");
   const sumMarks = markedCells(result, "cage_sum");
   const grid = element("div", { className: "grid reading" });
   grid.style.setProperty("--n", n);
@@ -136,19 +168,34 @@ export function readingEditor(job) {
     const value = fixedSums.has(here) ? fixedSums.get(here) : sum.candidates[0]?.value;
     const notes = [];
     const mark = sumMarks.get(here);
+    const corrected = fixedSums.has(here);
+    if (corrected) notes.push("corrected by you");
+    else if (sum.candidates[0] && sum.candidates[0].prob < UNSURE_BELOW) {
+      notes.push(`read as ${value}, ${percent(sum.candidates[0].prob)}`);
+    }
     if (mark) notes.push(describeMark(mark));
     const input = numberInput(value, [`Cage sum in row ${row + 1}, column ${col + 1}`, ...notes]
       .join(", "), 3);
-    input.className = `cage-sum ${mark ? mark.type : ""}`;
+    input.className = ["cage-sum", mark?.type, corrected && "corrected"]
+      .filter(Boolean).join(" ");
     input.dataset.sum = here;
+    input.dataset.notes = notes.join("; ");
+    if (notes.length) input.title = notes.join("; ");
     grid.children[row * n + col].prepend(input);
     sums.push(input);
   }
-  grid.addEventListener("keydown", arrowKeys(inputs, n));
+  grid.addEventListener("keydown", arrowKeys(inputs, sums, n));
+  const firstMark = [...cellMarks.values()][0]?.suspect;
+  roving(inputs.flat(), firstMark ? firstMark.row * n + firstMark.col : 0);
+  roving(sums);
 
   return {
     element: grid,
-    focusCell: (row, col) => inputs[row][col].focus(),
+    // Focus the reading a suspect names: a cage sum's own input, else the cell.
+    focus(what, row, col) {
+      const sum = what === "cage_sum" && sums.find((s) => s.dataset.sum === key(row, col));
+      (sum || inputs[row][col]).focus();
+    },
     // The corrections the person typed, or an Error naming the cells that are not numbers.
     corrections() {
       const fixes = { cells: [], cage_sums: [] };
@@ -179,29 +226,37 @@ export function readingEditor(job) {
   };
 }
 
-export function suspectList(job, focusCell) {
-  const marks = [...markedCells(job.result, "cell").values(),
+export function suspectList(job, focus) {
+  const marks = [...markedCells(job.result, "cell", "wall_right", "wall_down").values(),
                  ...markedCells(job.result, "cage_sum").values()];
   const list = element("ul", { className: "suspects" });
   for (const mark of marks) {
     const { row, col, what } = mark.suspect;
-    const where = `${what === "cage_sum" ? "Cage sum at row" : "Row"} ${row + 1}, column ${col + 1}`;
+    const prefix = { cage_sum: "Cage sum at row", wall_right: "Wall right of row",
+                     wall_down: "Wall below row" }[what] || "Row";
+    const where = `${prefix} ${row + 1}, column ${col + 1}`;
     const button = element("button", { type: "button", className: `link ${mark.type}` },
                            [`${where}: ${describeMark(mark)}`]);
-    button.addEventListener("click", () => focusCell(row, col));
-    list.append(element("li", {}, [button]));
+    button.addEventListener("click", () => focus(what, row, col));
+    const item = element("li", {}, [button]);
+    Object.assign(item.dataset, { row, col });
+    list.append(item);
   }
   return list;
 }
 
-export function solutionTable(result) {
-  const grid = result.solution;
+// A solved grid: the puzzle's digits in black, found ones in blue. With `other` (a second
+// solution), cells where the two differ are underlined; only the first table has the id.
+export function solutionTable(result, grid, title = "", other = null) {
   const n = grid.length;
   const box = result.puzzle?.box || defaultBox(n);
   const givens = result.puzzle?.givens;
-  const table = element("table", { className: "grid solution", id: "solution-grid" },
-                        [element("caption", {}, ["Solved grid: printed digits in black, "
-                                                 + "found digits in blue"])]);
+  const first = grid === result.solution;
+  const table = element("table", { className: "grid solution" },
+                        [element("caption", {}, [`${title ? `${title}: ` : "Solved grid: "}`
+                                                 + "given digits in bold, found digits "
+                                                 + "in blue"])]);
+  if (first) table.id = "solution-grid";
   table.style.setProperty("--n", n);
   const body = element("tbody");
   grid.forEach((values, row) => {
@@ -209,6 +264,7 @@ export function solutionTable(result) {
     values.forEach((value, col) => {
       const classes = boxClasses(row, col, n, box);
       classes.push(givens?.[row]?.[col] ? "given" : "found");
+      if (other && other[row][col] !== value) classes.push("differs");
       tr.append(element("td", { className: classes.join(" ") }, [String(value)]));
     });
     body.append(tr);
@@ -217,7 +273,44 @@ export function solutionTable(result) {
   return table;
 }
 
-export function nonogramPicture(rows) {
+// Close-ups of the suspects, cut from the picture itself: what the reader saw.
+export function addCloseUps(list, reading, pictureUrl) {
+  const quads = reading.cell_quads;
+  const items = [...list.querySelectorAll("li[data-row]")];
+  if (!quads || !items.length) return;
+  const picture = new Image();
+  picture.onload = () => {
+    const [width] = reading.image_size || [picture.naturalWidth];
+    const scale = picture.naturalWidth / width;
+    for (const item of items) {
+      const quad = quads[Number(item.dataset.row)][Number(item.dataset.col)];
+      const xs = quad.map((p) => p[0] * scale);
+      const ys = quad.map((p) => p[1] * scale);
+      const side = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+      const margin = side * 0.2;
+      const canvas = element("canvas", { width: 56, height: 56, className: "close-up" });
+      canvas.setAttribute("role", "img");
+      canvas.setAttribute("aria-label", "Close-up of this cell in your picture");
+      canvas.getContext("2d").drawImage(picture, Math.min(...xs) - margin,
+                                        Math.min(...ys) - margin, side + 2 * margin,
+                                        side + 2 * margin, 0, 0, 56, 56);
+      item.prepend(canvas);
+    }
+  };
+  picture.src = pictureUrl;
+}
+
+// The solution as text: one row per line, as the typed-in form takes it back.
+export function solutionText(result) {
+  const rows = result.solution;
+  if (result.kind === "nonogram") return rows.join("\n");
+  const sep = rows.length > 9 ? " " : "";
+  return rows.map((row) => row.join(sep)).join("\n");
+}
+
+// The solved picture, with the clues beside it as in a printed nonogram: column clues
+// above, read downwards, row clues to the left.
+export function nonogramPicture(rows, puzzle = null) {
   const width = rows[0]?.length || 0;
   const picture = element("div", { className: "picture", id: "nonogram-picture" });
   picture.style.setProperty("--cols", width);
@@ -230,7 +323,20 @@ export function nonogramPicture(rows) {
     element("summary", {}, ["The picture as text"]),
     element("pre", { id: "nonogram-text" }, [rows.join("\n")]),
   ]);
-  return element("div", {}, [picture, text]);
+  if (!puzzle?.rows || !puzzle?.cols) return element("div", {}, [picture, text]);
+  const clue = (runs) => (runs.length ? runs : [0]);
+  const colClues = element("div", { className: "col-clues", ariaHidden: "true" },
+    puzzle.cols.map((runs) => element("span", {}, clue(runs).map(
+      (run) => element("b", {}, [String(run)])))));
+  const rowClues = element("div", { className: "row-clues", ariaHidden: "true" },
+    puzzle.rows.map((runs) => element("span", {}, [clue(runs).join(" ")])));
+  colClues.style.setProperty("--cols", width);
+  rowClues.style.setProperty("--rows", rows.length);
+  const framed = element("div", { className: "nonogram", id: "nonogram-clued" },
+                         [element("span"), colClues, rowClues, picture]);
+  framed.style.setProperty("--cols", width);
+  framed.style.setProperty("--rows", rows.length);
+  return element("div", {}, [framed, text]);
 }
 
 // Nonogram clues: one line per row (or column), runs separated by spaces, commas or

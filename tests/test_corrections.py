@@ -1,0 +1,127 @@
+"""A person's corrections: refused in words when they cannot hold, certain otherwise."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from gridsight.synth.puzzles import make_killer, make_sudoku
+from gridsight.synth.render import render_sudoku
+from services.contracts import Corrections, Reading
+from services.corrections import CorrectionError, check_corrections
+from services.jobs import JobStore
+from tests.browser.test_page import killer_reading
+from tests.conftest import wait_for_job
+from tests.test_gateway import assert_problem
+from tests.test_overlay import FONT, certain_cells
+from tests.test_overlay import png as png_bytes
+
+
+def killer_case(seed: int = 51):
+    puzzle, solution = make_killer(random.Random(seed))
+    picture = render_sudoku([[0] * 9 for _ in range(9)], font=FONT)
+    return puzzle, solution, picture, killer_reading(puzzle, picture, wrong_sum=-1)
+
+
+def two_cell_cage(puzzle):
+    return next(c for c in puzzle.cages if len(c.cells) == 2)
+
+
+def test_a_cage_sum_its_cage_cannot_make_is_refused_in_words():
+    puzzle, _, _, reading = killer_case()
+    cage = two_cell_cage(puzzle)
+    row, col = min(map(tuple, cage.cells))
+    with pytest.raises(CorrectionError) as refused:
+        check_corrections(reading, Corrections.model_validate(
+            {"cage_sums": [{"row": row, "col": col, "value": 30}]}))
+    assert str(refused.value) == (f"cage sum 30 at row {row + 1}, column {col + 1} cannot "
+                                  "hold: its cage has 2 cells, whose different digits add "
+                                  "up to 3-17")
+    check_corrections(reading, Corrections.model_validate(  # a sum that can hold passes
+        {"cage_sums": [{"row": row, "col": col, "value": 17}]}))
+
+
+def test_a_wall_fix_changes_the_cage_a_sum_is_checked_against():
+    puzzle, _, _, reading = killer_case()
+    cage = two_cell_cage(puzzle)
+    (r1, c1), (r2, c2) = sorted(map(tuple, cage.cells))
+    side = "right" if r1 == r2 else "down"
+    fixes = {"cage_sums": [{"row": r1, "col": c1, "value": 9}],
+             "walls": [{"row": r1, "col": c1, "side": side, "present": True}]}
+    with pytest.raises(CorrectionError, match="its cage has 1 cell, whose different digits "
+                                              "add up to 1-9"):
+        check_corrections(reading, Corrections.model_validate(
+            fixes | {"cage_sums": [{"row": r1, "col": c1, "value": 10}]}))
+    check_corrections(reading, Corrections.model_validate(fixes))
+
+
+def test_problems_name_cells_as_people_count():
+    _, _, _, reading = killer_case()
+    reading = reading.model_copy(update={"kind": "sudoku", "walls_right": None,
+                                         "walls_down": None, "cage_sums": [],
+                                         "cells": certain_cells([[0] * 9] * 9)})
+    with pytest.raises(CorrectionError) as refused:
+        check_corrections(reading, Corrections.model_validate(
+            {"cells": [{"row": 0, "col": 0, "value": 5}, {"row": 0, "col": 1, "value": 5}]}))
+    text = str(refused.value)
+    assert "5 is typed twice in row 1, at row 1, column 1 and row 1, column 2" in text
+    assert "5 is typed twice in box 1" in text
+    assert "(0," not in text and "[(" not in text
+
+
+def test_an_impossible_cage_sum_is_a_422_over_http(client):
+    puzzle, _, picture, reading = killer_case()
+    cage = two_cell_cage(puzzle)
+    row, col = min(map(tuple, cage.cells))
+    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
+    job = store.create("killer", image=png_bytes(picture))
+    store.update(job.id, status="needs_review", reading=reading)
+    response = client.post(f"/v1/jobs/{job.id}/corrections",
+                           json={"cage_sums": [{"row": row, "col": col, "value": 30}]})
+    assert "cage sum 30 at row" in assert_problem(response, 422)["detail"]
+    assert client.get(f"/v1/jobs/{job.id}").json()["revision"] == 1
+
+
+def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
+    """Over the real workers: a typed digit clashing with a confident reading is
+    needs_review with the clash in words, and the reading is not rewritten."""
+    givens, _ = make_sudoku(random.Random(52))
+    row = next(r for r in range(9) if 0 in givens[r] and any(givens[r]))
+    blank, shown = givens[row].index(0), next(c for c in range(9) if givens[row][c])
+    digit = givens[row][shown]
+    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
+    job = store.create("sudoku")
+    store.update(job.id, status="solved",
+                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    response = client.post(f"/v1/jobs/{job.id}/corrections",
+                           json={"cells": [{"row": row, "col": blank, "value": digit}]})
+    assert response.status_code == 202, response.text
+    done = wait_for_job(client, job.id)
+    assert done["status"] == "needs_review" and done["result"]["verdict"] == "none"
+    assert f"your {digit} at row {row + 1}, column {blank + 1} clashes with the {digit} " \
+        f"read at row {row + 1}, column {shown + 1}" in done["result"]["conflicts"]
+    assert [(s["row"], s["col"]) for s in done["result"]["suspects"]] == [(row, shown)]
+
+
+def test_a_reset_drops_the_corrections_and_solves_the_reading_as_read(client):
+    givens, solution = make_sudoku(random.Random(53))
+    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
+    job = store.create("sudoku")
+    store.update(job.id, status="solved",
+                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    blank = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    fix = {"cells": [{"row": blank[0], "col": blank[1],
+                      "value": solution[blank[0]][blank[1]]}]}
+    assert client.post(f"/v1/jobs/{job.id}/corrections", json=fix).status_code == 202
+    corrected = wait_for_job(client, job.id)
+    assert corrected["revision"] == 2 and corrected["corrections"]["cells"] == fix["cells"]
+    assert corrected["result"]["puzzle"]["givens"][blank[0]][blank[1]] != 0
+    undone = client.post(f"/v1/jobs/{job.id}/reset")
+    assert undone.status_code == 202, undone.text
+    back = wait_for_job(client, job.id)
+    assert back["revision"] == 3 and back["corrections"] is None
+    assert back["status"] == "solved" and back["result"]["puzzle"]["givens"] == givens
+    assert back["result"]["solution"] == solution
+    assert_problem(client.post("/v1/jobs/" + "y" * 24 + "/reset"), 404)
