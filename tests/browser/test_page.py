@@ -272,3 +272,15 @@ def test_person_corrects_a_cage_sum_of_a_killer(page):
         "cells": [], "cage_sums": [{"row": row, "col": col, "value": cage.sum}]}
     page.wait_for_selector(FINISHED + " #solution-grid")
     assert solved_digits(page) == solution
+
+
+def test_killer_sent_as_sudoku_shows_the_warning(page, tmp_path):
+    from gridsight.synth.killer_render import render_killer
+
+    puzzle, _ = make_killer(random.Random(41))
+    choose_picture(page, tmp_path, render_killer(puzzle, style="app", seed=41, cell_px=48),
+                   kind="sudoku")
+    page.wait_for_selector(FINISHED)
+    warning = page.locator("#warnings li")
+    warning.first.wait_for()
+    assert "looks like a killer sudoku" in warning.first.inner_text()

@@ -145,6 +145,14 @@ function showResult(job, fromPicture) {
   });
   $("#conflicts").replaceChildren(...conflicts);
   $("#conflicts").hidden = !conflicts.length;
+  // What the reader doubted: the picture looks like another kind than asked, and so on.
+  const warnings = (job.reading?.warnings || []).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text[0].toUpperCase() + text.slice(1) + ".";
+    return item;
+  });
+  $("#warnings").replaceChildren(...warnings);
+  $("#warnings").hidden = !warnings.length;
   showPicture(job, fromPicture);
   const solution = result?.solution;
   $("#result-actions").hidden = !solution;
