@@ -22,6 +22,7 @@ Cell = tuple[int, int]
 # the code behind them.
 RECOGNIZE_QUEUE = "recognize"
 SOLVE_QUEUE = "solve"
+SOLVE_LARGE_QUEUE = "solve-large"  # large typed-in puzzles, so pictures never wait
 RECOGNIZE_TASK = "gridsight.recognize"
 SOLVE_TASK = "gridsight.solve"
 

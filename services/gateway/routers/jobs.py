@@ -31,6 +31,7 @@ from services.gateway.dependencies import (
 from services.gateway.problems import PROBLEM_JSON, ProblemError
 from services.gateway.waiting import job_events
 from services.jobs import JobNotFound, JobStore
+from services.queue import typed_puzzle_queue
 from services.settings import Settings
 
 log = logging.getLogger("gridsight.gateway")
@@ -183,10 +184,11 @@ async def create_job(request: Request, response: Response,
                 raise ProblemError(422, "Invalid puzzle", "send one puzzle as a JSON object")
             kind = str(document.get("kind", kind))
         kind = check_kind(kind, PUZZLE_KINDS)
-        job = store.create(kind)
+        job = store.create(kind, puzzle_text=text)
         queue_or_fail(store, job, lambda: sender.send_task(
             SOLVE_TASK, args=(None,),
             kwargs={"job_id": job.id, "revision": 1, "puzzle_text": text, "kind": kind},
+            queue=typed_puzzle_queue(text, settings),
         ))
         return accepted(job, response)
     raise ProblemError(415, "Unsupported content type",
