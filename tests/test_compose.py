@@ -10,13 +10,20 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services.contracts import RECOGNIZE_QUEUE, RECOGNIZE_TASK, SOLVE_QUEUE, SOLVE_TASK
+from services.contracts import (
+    RECOGNIZE_QUEUE,
+    RECOGNIZE_TASK,
+    SOLVE_LARGE_QUEUE,
+    SOLVE_QUEUE,
+    SOLVE_TASK,
+)
 from services.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
-WORKERS = {"recognizer": (RECOGNIZE_QUEUE, RECOGNIZE_TASK), "solver": (SOLVE_QUEUE, SOLVE_TASK)}
+WORKERS = {"recognizer": (RECOGNIZE_QUEUE, RECOGNIZE_TASK), "solver": (SOLVE_QUEUE, SOLVE_TASK),
+           "solver-large": (SOLVE_LARGE_QUEUE, SOLVE_TASK)}
 
 
 def option(command: list[str], flag: str) -> str:
@@ -38,7 +45,7 @@ def test_compose_file_matches_the_compose_schema():
 
 
 def test_all_services_are_there_with_healthchecks():
-    assert set(SERVICES) == {"redis", "gateway", "recognizer", "solver"}
+    assert set(SERVICES) == {"redis", "gateway", *WORKERS}
     for name, service in SERVICES.items():
         assert "healthcheck" in service, name
 
@@ -55,7 +62,7 @@ def test_depends_on_names_defined_services_and_waits_for_health():
         for needed, how in service.get("depends_on", {}).items():
             assert needed in SERVICES, f"{name} depends on undefined {needed}"
             assert how["condition"] == "service_healthy"
-    for name in ("gateway", "recognizer", "solver"):
+    for name in ("gateway", *WORKERS):
         assert "redis" in SERVICES[name]["depends_on"]
 
 
@@ -67,7 +74,8 @@ def test_worker_command_serves_its_queue_with_the_right_task(name):
     assert option(command, "-Q") == queue
     module = importlib.import_module(option(command, "-A"))
     assert task_name in module.app.tasks
-    assert module.app.conf.task_routes[task_name]["queue"] == queue
+    if queue != SOLVE_LARGE_QUEUE:  # large puzzles are sent there by name (queue=...)
+        assert module.app.conf.task_routes[task_name]["queue"] == queue
     # The worker's healthcheck pings the node name the command gives it.
     node = option(command, "-n").split("@")[0]
     assert f"-d {node}@" in SERVICES[name]["healthcheck"]["test"][1]
@@ -102,7 +110,7 @@ def test_dockerfile_copies_what_exists_and_runs_as_non_root():
                 assert (ROOT / source).exists(), source
     users = [words[1] for words in lines if words[0] == "USER"]
     assert users and users[-1] not in ("root", "0")
-    for name in ("gateway", "recognizer", "solver"):
+    for name in ("gateway", *WORKERS):
         assert SERVICES[name]["build"] == "."
 
 

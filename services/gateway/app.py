@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -9,41 +10,86 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 
 from services import metrics
-from services.contracts import Problem
 from services.gateway.dependencies import get_async_redis
-from services.gateway.problems import install_problem_handlers, problem_response
+from services.gateway.problems import ProblemError, install_problem_handlers, problem_response
 from services.gateway.routers import health, jobs, overlay, review
 from services.logs import configure_json_logging
-from services.settings import get_settings
+from services.settings import Settings, get_settings
 
 STATIC = Path(__file__).parent / "static"
 
 
 # Plain ASGI middleware: Starlette's @app.middleware("http") runs each request through
 # extra tasks and queues, which cost more than these checks themselves.
+MULTIPART_FRAMING = 64 * 1024
+
+
+def body_limit(scope, settings: Settings) -> tuple[int, str]:
+    """The most bytes a request's body may have, and what it is called in the 413."""
+    if scope["method"] == "POST" and scope["path"].rstrip("/") == "/v1/jobs":
+        content_type = dict(scope["headers"]).get(b"content-type", b"").lower()
+        if content_type.startswith(b"multipart/"):
+            return settings.max_upload_bytes + MULTIPART_FRAMING, "uploads"
+        return settings.max_puzzle_bytes, "typed-in puzzles"
+    return settings.max_body_bytes, "request bodies"
+
+
+class BodyTooLarge(ProblemError):
+    def __init__(self, limit: int, what: str):
+        # Closing the connection stops the client sending the rest of the body.
+        super().__init__(413, "Request too large", f"{what} are limited to {limit} bytes",
+                         headers={"Connection": "close"})
+
+
 class LimitBody:
-    """Refuse an oversized upload from its declared length, before reading it."""
+    """Refuse an oversized body: from its declared length before reading it, and by
+    counting the bytes as they arrive (chunked uploads declare none), so that no route
+    ever reads or spools more than its limit."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            declared = dict(scope["headers"]).get(b"content-length", b"")
-            limit = get_settings().max_upload_bytes + 64 * 1024  # room for multipart framing
-            if declared.isdigit() and int(declared) > limit:
-                response = problem_response(Problem(
-                    status=413, title="Upload too large",
-                    detail=f"uploads are limited to {get_settings().max_upload_bytes} bytes"))
-                return await response(scope, receive, send)
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit, what = body_limit(scope, get_settings())
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > limit:
+            refusal = BodyTooLarge(limit, what)
+            return await problem_response(refusal.problem, refusal.headers)(
+                scope, receive, send)
+        received = 0
+        started = False
+
+        async def counting_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit, what)
+            return message
+
+        async def noting_send(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, noting_send)
+        except BodyTooLarge as exc:  # raised where no handler caught it
+            if not started:
+                await problem_response(exc.problem, exc.headers)(scope, receive, send)
 
 
 class CountRequests:
-    """Count each answer by route and status in Redis, for /metrics."""
+    """Count each answer by route and status in Redis, for /metrics. The count is sent
+    after the answer, in the background and with a time limit: figures never hold up a
+    request, even while Redis is paused."""
 
     def __init__(self, app):
         self.app = app
+        self.pending: set[asyncio.Task] = set()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -56,15 +102,29 @@ class CountRequests:
                 status = message["status"]
             await send(message)
 
-        await self.app(scope, receive, send_noting_status)
-        route = scope.get("route")
-        if route is not None and scope["path"] != "/metrics":
-            try:
-                await get_async_redis().hincrby(
-                    metrics.REQUESTS_KEY, metrics.request_field(scope["method"], route.path,
-                                                                status), 1)
-            except Exception:  # figures must never cost a request
-                pass
+        try:
+            await self.app(scope, receive, send_noting_status)
+        finally:
+            route = scope.get("route")
+            path = route.path if route is not None else "unmatched"
+            if scope["path"] != "/metrics" and len(self.pending) < MAX_PENDING_COUNTS:
+                task = asyncio.get_running_loop().create_task(
+                    self._count(scope["method"], path, status))
+                self.pending.add(task)
+                task.add_done_callback(self.pending.discard)
+
+    @staticmethod
+    async def _count(method: str, path: str, status: int) -> None:
+        try:
+            await asyncio.wait_for(get_async_redis().hincrby(
+                metrics.REQUESTS_KEY, metrics.request_field(method, path, status), 1),
+                COUNT_SECONDS)
+        except Exception:  # figures must never cost a request
+            pass
+
+
+COUNT_SECONDS = 1.0
+MAX_PENDING_COUNTS = 1000  # past this many counts in flight (Redis stalled), drop them
 
 
 def create_app() -> FastAPI:

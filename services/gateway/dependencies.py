@@ -7,6 +7,7 @@ import secrets
 import time
 from functools import lru_cache
 
+import redis
 import redis.asyncio as aioredis
 from celery import Celery
 from fastapi import Depends, Header, Request
@@ -16,11 +17,21 @@ from services.jobs import JobStore
 from services.queue import make_celery
 from services.settings import Settings, get_settings
 
+# A request never waits on Redis longer than this: a paused or unreachable Redis gives a
+# 503 within seconds instead of a hung request (and a full thread pool).
+REDIS_SOCKET_SECONDS = 3.0
+# The asyncio pool blocks (up to this long) for a free connection instead of failing:
+# a burst of requests queues for connections instead of getting 503s.
+ASYNC_POOL_CONNECTIONS = 64
+ASYNC_POOL_WAIT_SECONDS = 5.0
+
 
 @lru_cache
 def get_store() -> JobStore:
     settings = get_settings()
-    return JobStore.from_url(settings.redis_url, settings.job_ttl_seconds)
+    client = redis.Redis.from_url(settings.redis_url, socket_timeout=REDIS_SOCKET_SECONDS,
+                                  socket_connect_timeout=1.0)
+    return JobStore(client, settings.job_ttl_seconds)
 
 
 _async_redis: tuple[asyncio.AbstractEventLoop, aioredis.Redis] | None = None
@@ -33,7 +44,11 @@ def get_async_redis() -> aioredis.Redis:
     global _async_redis
     loop = asyncio.get_running_loop()
     if _async_redis is None or _async_redis[0] is not loop:
-        _async_redis = (loop, aioredis.Redis.from_url(get_settings().redis_url))
+        pool = aioredis.BlockingConnectionPool.from_url(
+            get_settings().redis_url, max_connections=ASYNC_POOL_CONNECTIONS,
+            timeout=ASYNC_POOL_WAIT_SECONDS, socket_timeout=REDIS_SOCKET_SECONDS,
+            socket_connect_timeout=1.0)
+        _async_redis = (loop, aioredis.Redis(connection_pool=pool))
     return _async_redis[1]
 
 
@@ -51,7 +66,11 @@ async def settings_dep() -> Settings:
 async def require_api_key(settings: Settings = Depends(settings_dep),
                     x_api_key: str | None = Header(None, description="Needed when the server "
                                                    "sets GRIDSIGHT_API_KEY")) -> None:
-    if settings.api_key and not secrets.compare_digest(x_api_key or "", settings.api_key):
+    # Compared as bytes: a header may hold any Latin-1 text, which compare_digest refuses
+    # as str unless it is ASCII.
+    if settings.api_key and not secrets.compare_digest(
+            (x_api_key or "").encode("utf-8", "surrogateescape"),
+            settings.api_key.encode("utf-8")):
         raise ProblemError(401, "API key required", "send the key in the X-API-Key header",
                            headers={"WWW-Authenticate": "X-API-Key"})
 

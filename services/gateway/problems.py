@@ -11,6 +11,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from services.contracts import Problem
 
 PROBLEM_JSON = "application/problem+json"
+# An error never echoes a client's input beyond a short excerpt, nor lists more than a
+# few of its faults: a large bad body must not make a larger answer.
+EXCERPT_CHARS = 40
+MAX_LISTED_ERRORS = 10
+MAX_MESSAGE_CHARS = 200
+
+
+def excerpt(value: object, chars: int = EXCERPT_CHARS) -> str:
+    """repr() of a client's value, cut to a few characters."""
+    text = repr(value) if not isinstance(value, str) else value
+    shown = text[:chars] + ("…" if len(text) > chars else "")
+    return repr(shown) if isinstance(value, str) else shown
 
 
 class ProblemError(Exception):
@@ -43,10 +55,16 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(_: Request, exc: RequestValidationError):
+        found = exc.errors()
         errors = [
-            {"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()
+            {"loc": [excerpt(part) if isinstance(part, str) else part
+                     for part in list(e.get("loc", ()))[:8]],
+             "msg": e.get("msg", "")[:MAX_MESSAGE_CHARS]}
+            for e in found[:MAX_LISTED_ERRORS]
         ]
         detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
+        if len(found) > MAX_LISTED_ERRORS:
+            detail += f"; and {len(found) - MAX_LISTED_ERRORS} more"
         return problem_response(
             Problem(status=422, title="Invalid request", detail=detail, errors=errors)
         )

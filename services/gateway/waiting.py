@@ -18,6 +18,7 @@ import redis.asyncio as aioredis
 
 from services.gateway.dependencies import get_async_redis
 from services.jobs import EVENT_PREFIX, FINAL_STATES, JobNotFound, job_key
+from services.settings import get_settings
 
 log = logging.getLogger("gridsight.gateway")
 
@@ -39,9 +40,12 @@ def is_final(document: bytes) -> bool:
 class JobEvents:
     """Reads job documents without blocking the event loop, and waits for them to end."""
 
-    def __init__(self, client: aioredis.Redis):
+    def __init__(self, client: aioredis.Redis, redis_url: str):
         self.loop = asyncio.get_running_loop()
         self.redis = client
+        # The subscription has a connection of its own, without the pool's read timeout:
+        # it is quiet whenever no job moves.
+        self.subscriber = aioredis.Redis.from_url(redis_url, socket_connect_timeout=1.0)
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self.listener: asyncio.Task | None = None
 
@@ -85,7 +89,7 @@ class JobEvents:
     async def _listen(self) -> None:
         while True:
             try:
-                async with self.redis.pubsub() as pubsub:
+                async with self.subscriber.pubsub() as pubsub:
                     await pubsub.psubscribe(EVENT_PREFIX + "*")
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
@@ -105,5 +109,5 @@ def job_events() -> JobEvents:
     """The process's JobEvents, made in (and bound to) the running event loop."""
     global _events
     if _events is None or _events.loop is not asyncio.get_running_loop():
-        _events = JobEvents(get_async_redis())
+        _events = JobEvents(get_async_redis(), get_settings().redis_url)
     return _events

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from services import metrics
-from services.gateway.dependencies import get_store
+from services.gateway.dependencies import get_async_redis, get_store
 
 router = APIRouter(tags=["health"])
 
+# /healthz answers within this, whatever Redis does (down, restarting, paused).
+HEALTH_REDIS_SECONDS = 0.5
+
 
 @router.get("/healthz", summary="Whether the gateway and its Redis answer")
-def healthz() -> JSONResponse:
+async def healthz() -> JSONResponse:
     try:
-        get_store().ping()
+        await asyncio.wait_for(get_async_redis().ping(), HEALTH_REDIS_SECONDS)
     except Exception:
-        return JSONResponse({"status": "unavailable", "redis": False}, status_code=503)
+        return JSONResponse({"status": "unavailable", "redis": False}, status_code=503,
+                            headers={"Retry-After": "2"})
     return JSONResponse({"status": "ok", "redis": True})
 
 
