@@ -70,25 +70,31 @@ class Stack:
     workers: dict[str, subprocess.Popen] = field(default_factory=dict)  # by queue
     _exit: ExitStack = field(default_factory=ExitStack)
 
-    def start_broker(self, prefer: str | None = None) -> str:
+    def start_broker(self, prefer: str | None = None, data_dir: Path | None = None) -> str:
         """prefer: None (choose), "redis-server" or "fakeredis"; the environment variable
-        GRIDSIGHT_BROKER sets the same choice."""
+        GRIDSIGHT_BROKER sets the same choice. With data_dir, a redis-server child keeps
+        its data there in an append-only file, so its restart loses no job."""
         prefer = prefer or os.environ.get("GRIDSIGHT_BROKER") or None
         url = os.environ.get("REDIS_URL")
         if url and prefer is None:
             self.redis_url, self.broker = url, "external"
         elif shutil.which("redis-server") and prefer in (None, "redis-server"):
-            self._start_redis_server()
+            self._start_redis_server(data_dir)
         else:
             self._start_fakeredis()
         wait_for_redis(self.redis_url)
         return self.redis_url
 
-    def _start_redis_server(self) -> None:
-        port, folder = free_port(), self._exit.enter_context(tempfile.TemporaryDirectory())
+    def _start_redis_server(self, data_dir: Path | None = None) -> None:
+        port = free_port()
+        if data_dir is None:
+            folder, persist = self._exit.enter_context(tempfile.TemporaryDirectory()), "no"
+        else:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            folder, persist = str(data_dir), "yes"
         proc = subprocess.Popen(
             ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", folder,
-             "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"],
+             "--save", "", "--appendonly", persist, "--maxmemory-policy", "noeviction"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         self.processes.append(proc)

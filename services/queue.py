@@ -20,12 +20,13 @@ from services.contracts import (
 from services.settings import Settings, get_settings
 
 # A worker sending the next task of a chain keeps trying through a Redis restart (about
-# 40 s); the gateway's default (under a second) lets it answer 503 at once instead.
+# 45 s).
 PATIENT_PUBLISH = {"max_retries": 25, "interval_start": 0.2, "interval_step": 0.5,
                    "interval_max": 2.0}
 
 
-def make_celery(name: str = "gridsight", patient_publish: bool = False) -> Celery:
+def make_celery(name: str = "gridsight", patient_publish: bool = False,
+                publish_retry: dict | None = None) -> Celery:
     settings = get_settings()
     app = Celery(name, broker=settings.redis_url)
     app.conf.update(
@@ -51,8 +52,8 @@ def make_celery(name: str = "gridsight", patient_publish: bool = False) -> Celer
         # A pool process left large by one puzzle is replaced rather than kept (KiB).
         worker_max_memory_per_child=settings.worker_max_memory_mb * 1024,
     )
-    if patient_publish:
-        app.conf.task_publish_retry_policy = PATIENT_PUBLISH
+    if patient_publish or publish_retry:
+        app.conf.task_publish_retry_policy = publish_retry or PATIENT_PUBLISH
     return app
 
 

@@ -11,6 +11,8 @@ import redis
 import redis.asyncio as aioredis
 from celery import Celery
 from fastapi import Depends, Header, Request
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from services.gateway.problems import ProblemError
 from services.jobs import JobStore
@@ -28,9 +30,15 @@ ASYNC_POOL_WAIT_SECONDS = 5.0
 
 @lru_cache
 def get_store() -> JobStore:
+    """The job store of the routes (run in the thread pool). A refused connection is
+    tried again for about 5 s, so a Redis restart is ridden through rather than
+    answered with 503s; a Redis that does not answer (paused) fails at the timeout."""
     settings = get_settings()
+    retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), 9,
+                  supported_errors=(redis.ConnectionError,))
     client = redis.Redis.from_url(settings.redis_url, socket_timeout=REDIS_SOCKET_SECONDS,
-                                  socket_connect_timeout=1.0)
+                                  socket_connect_timeout=1.0, retry=retry,
+                                  retry_on_error=[redis.ConnectionError])
     return JobStore(client, settings.job_ttl_seconds)
 
 
@@ -54,7 +62,12 @@ def get_async_redis() -> aioredis.Redis:
 
 @lru_cache
 def get_sender() -> Celery:
-    return make_celery("gridsight-gateway")
+    return make_celery("gridsight-gateway", publish_retry=GATEWAY_PUBLISH)
+
+
+# Sending a job's task keeps trying for about 7 s: a Redis restart does not fail the job.
+GATEWAY_PUBLISH = {"max_retries": 10, "interval_start": 0.1, "interval_step": 0.2,
+                   "interval_max": 1.0}
 
 
 # The dependencies below are `async def` although they do not wait: FastAPI runs plain

@@ -68,9 +68,14 @@ class JobEvents:
         try:
             while True:
                 woken.clear()  # before reading: a change after this read wakes us
-                raw = await self.document(job_id)
                 remaining = deadline - self.loop.time()
-                if remaining <= 0 or is_final(raw):
+                try:
+                    raw = await self.document(job_id)
+                except aioredis.ConnectionError:
+                    if remaining <= 0:
+                        raise  # Redis stayed away all along: 503
+                    raw = None  # Redis restarting: the wait goes on
+                if raw is not None and (remaining <= 0 or is_final(raw)):
                     return raw
                 try:
                     await asyncio.wait_for(woken.wait(), min(remaining, RECHECK_SECONDS))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from services.contracts import SOLVE_TASK, Reading
+from services.contracts import SOLVE_TASK, NonogramPuzzle, Reading
 from services.jobs import FINAL_STATES
 from services.queue import make_celery
 from services.settings import get_settings
@@ -22,7 +22,11 @@ def parse_one(text: str, kind: str | None):
     puzzles = parse_puzzles(text, None if kind == "auto" else kind)
     if len(puzzles) != 1:
         raise PuzzleError(f"expected one puzzle per job, found {len(puzzles)}")
-    return puzzles[0]
+    puzzle = puzzles[0]
+    side = get_settings().max_nonogram_side
+    if isinstance(puzzle, NonogramPuzzle) and max(len(puzzle.rows), len(puzzle.cols)) > side:
+        raise PuzzleError(f"nonograms up to {side}x{side} are accepted here")
+    return puzzle
 
 
 @app.task(name=SOLVE_TASK)

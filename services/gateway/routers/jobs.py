@@ -40,8 +40,9 @@ router = APIRouter(prefix="/v1/jobs", tags=["jobs"], dependencies=[Depends(requi
 
 IMAGE_KINDS = ("auto", "sudoku", "killer")
 PUZZLE_KINDS = ("auto", "sudoku", "killer", "nonogram")
-IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp",
-                 "BMP": "image/bmp", "TIFF": "image/tiff"}
+# MPO is a JPEG with more pictures after the first, what many cameras write as .jpg.
+IMAGE_FORMATS = {"JPEG": "image/jpeg", "MPO": "image/jpeg", "PNG": "image/png",
+                 "WEBP": "image/webp", "BMP": "image/bmp", "TIFF": "image/tiff"}
 # A square grid in a picture longer than this many times its width would have cells
 # too small to read (and such strips break image scaling).
 MAX_ASPECT = 16
