@@ -69,6 +69,32 @@ class Stack:
     processes: list[subprocess.Popen] = field(default_factory=list)
     workers: dict[str, subprocess.Popen] = field(default_factory=dict)  # by queue
     _exit: ExitStack = field(default_factory=ExitStack)
+    # How each child was started (by pid), so that a dead one can be started again.
+    _launches: dict[int, dict] = field(default_factory=dict)
+
+    def _spawn(self, command: list[str], **options) -> subprocess.Popen:
+        proc = subprocess.Popen(command, **options)
+        self._launches[proc.pid] = {"command": command, **options}
+        self.processes.append(proc)
+        return proc
+
+    def restart_dead(self) -> list[str]:
+        """Start again every child that has died, in place (same command, port and data
+        folder); the commands of those restarted."""
+        restarted = []
+        for index, proc in enumerate(self.processes):
+            launch = self._launches.get(proc.pid)
+            if proc.poll() is None or launch is None:
+                continue
+            options = {k: v for k, v in launch.items() if k != "command"}
+            fresh = subprocess.Popen(launch["command"], **options)
+            self._launches[fresh.pid] = launch
+            self.processes[index] = fresh
+            for queue, worker in self.workers.items():
+                if worker is proc:
+                    self.workers[queue] = fresh
+            restarted.append(" ".join(launch["command"][:6]))
+        return restarted
 
     def start_broker(self, prefer: str | None = None, data_dir: Path | None = None) -> str:
         """prefer: None (choose), "redis-server" or "fakeredis"; the environment variable
@@ -92,12 +118,11 @@ class Stack:
         else:
             data_dir.mkdir(parents=True, exist_ok=True)
             folder, persist = str(data_dir), "yes"
-        proc = subprocess.Popen(
+        self._spawn(
             ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", folder,
              "--save", "", "--appendonly", persist, "--maxmemory-policy", "noeviction"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        self.processes.append(proc)
         self.redis_url, self.broker = f"redis://127.0.0.1:{port}/0", "redis-server"
 
     def _start_fakeredis(self) -> None:
@@ -120,24 +145,25 @@ class Stack:
         typed-in puzzles have a solver of their own, so pictures never wait behind them."""
         for queue in queues:
             processes = recognize_processes if queue == RECOGNIZE_QUEUE else 1
-            worker = subprocess.Popen(worker_command(queue, processes), cwd=ROOT,
-                                      env=self.environment())
-            self.workers[queue] = worker
-            self.processes.append(worker)
+            self.workers[queue] = self._spawn(worker_command(queue, processes), cwd=ROOT,
+                                              env=self.environment())
 
     def start_gateway(self, host: str = "127.0.0.1", port: int = 8000) -> str:
         command = [sys.executable, "-m", "uvicorn", "services.gateway.app:app",
                    "--host", host, "--port", str(port), "--log-level", "warning"]
-        self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.environment()))
+        self._spawn(command, cwd=ROOT, env=self.environment())
         return f"http://{host}:{port}"
 
-    def close(self) -> None:
+    def close(self, grace_seconds: float = 10.0) -> None:
+        """Stop the children, gateway first and broker last. A worker given SIGTERM
+        finishes its running task first (Celery's warm shutdown) for up to grace_seconds;
+        a task cut off then is not acknowledged, and goes to another worker."""
         for proc in reversed(self.processes):
             if proc.poll() is None:
                 proc.terminate()
         for proc in reversed(self.processes):
             try:
-                proc.wait(timeout=10)
+                proc.wait(timeout=grace_seconds)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()

@@ -131,3 +131,13 @@ def test_the_installed_package_carries_models_and_the_web_page(tmp_path):
     page = {p.relative_to(ROOT).as_posix() for p in (ROOT / "services/gateway/static").iterdir()}
     assert models and models <= names
     assert "services/gateway/static/index.html" in page and page <= names
+
+
+@pytest.mark.parametrize("name", sorted(WORKERS))
+def test_workers_are_given_time_to_finish_their_task_when_stopped(name):
+    """Compose's default of 10 s would cut off a task within its hard limit; it would come
+    back only after the 900 s visibility timeout (or the sweep)."""
+    settings = Settings()
+    limit = settings.recognize_seconds if name == "recognizer" else settings.solve_time_limit
+    grace = SERVICES[name]["stop_grace_period"]
+    assert grace.endswith("s") and int(grace[:-1]) > limit

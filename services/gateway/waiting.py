@@ -40,12 +40,13 @@ def is_final(document: bytes) -> bool:
 class JobEvents:
     """Reads job documents without blocking the event loop, and waits for them to end."""
 
-    def __init__(self, client: aioredis.Redis, redis_url: str):
+    def __init__(self, client: aioredis.Redis, redis_url: str | None = None):
         self.loop = asyncio.get_running_loop()
         self.redis = client
         # The subscription has a connection of its own, without the pool's read timeout:
         # it is quiet whenever no job moves.
-        self.subscriber = aioredis.Redis.from_url(redis_url, socket_connect_timeout=1.0)
+        self.subscriber = (aioredis.Redis.from_url(redis_url, socket_connect_timeout=1.0)
+                           if redis_url else client)
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self.listener: asyncio.Task | None = None
 
