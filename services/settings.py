@@ -18,6 +18,9 @@ class Settings(BaseSettings):
     # Typed-in puzzles and every other request body (corrections): bytes read at most.
     max_puzzle_bytes: int = 1024 * 1024
     max_body_bytes: int = 256 * 1024
+    # A request body that stops arriving for this long is cut off (408): slow clients
+    # cannot hold connections open.
+    body_idle_seconds: float = 15.0
     # Largest typed-in nonogram side, and the cells past which a typed-in puzzle is
     # solved on the `solve-large` queue, so pictures never wait behind it.
     max_nonogram_side: int = 1000

@@ -7,6 +7,7 @@ import asyncio
 import io
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -166,3 +167,33 @@ def test_the_gateway_answers_while_redis_is_paused(paused_redis_gateway):
         started = time.monotonic()
         assert http.get("/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA").status_code == 503
         assert time.monotonic() - started < 5.0
+
+
+@pytest.fixture(scope="module")
+def impatient(redis_url):
+    """A gateway that waits 1 s for a stalled body."""
+    port = free_port()
+    env = os.environ | {"REDIS_URL": redis_url, "GRIDSIGHT_BODY_IDLE_SECONDS": "1"}
+    gateway = subprocess.Popen([sys.executable, "-m", "uvicorn", "services.gateway.app:app",
+                                "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env)
+    try:
+        wait_until_healthy(f"http://127.0.0.1:{port}")
+        yield port
+    finally:
+        gateway.terminate()
+        gateway.wait(timeout=10)
+
+
+def test_a_body_that_stops_arriving_is_cut_off(impatient):
+    with socket.create_connection(("127.0.0.1", impatient), timeout=10) as sock:
+        sock.sendall(b"POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                     b"Content-Length: 1000\r\n\r\n53..7....")
+        started = time.monotonic()
+        answer = sock.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert time.monotonic() - started < 5
+
+
+def test_huge_headers_are_refused(client):
+    response = client.get("/healthz", headers={"X-Filler": "a" * 64 * 1024})
+    assert response.status_code == 431

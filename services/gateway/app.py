@@ -10,6 +10,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 
 from services import metrics
+from services.contracts import Problem
 from services.gateway.dependencies import get_async_redis
 from services.gateway.problems import ProblemError, install_problem_handlers, problem_response
 from services.gateway.routers import health, jobs, overlay, review
@@ -22,6 +23,7 @@ STATIC = Path(__file__).parent / "static"
 # Plain ASGI middleware: Starlette's @app.middleware("http") runs each request through
 # extra tasks and queues, which cost more than these checks themselves.
 MULTIPART_FRAMING = 64 * 1024
+MAX_HEADER_BYTES = 16 * 1024  # all request headers together
 
 
 def body_limit(scope, settings: Settings) -> tuple[int, str]:
@@ -52,7 +54,13 @@ class LimitBody:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        limit, what = body_limit(scope, get_settings())
+        settings = get_settings()
+        if sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADER_BYTES:
+            return await problem_response(Problem(
+                status=431, title="Headers too large",
+                detail=f"request headers are limited to {MAX_HEADER_BYTES} bytes"),
+                {"Connection": "close"})(scope, receive, send)
+        limit, what = body_limit(scope, settings)
         declared = dict(scope["headers"]).get(b"content-length", b"")
         if declared.isdigit() and int(declared) > limit:
             refusal = BodyTooLarge(limit, what)
@@ -60,12 +68,22 @@ class LimitBody:
                 scope, receive, send)
         received = 0
         started = False
+        body_done = False
 
         async def counting_receive():
-            nonlocal received
-            message = await receive()
+            nonlocal received, body_done
+            if body_done:  # waiting for a disconnect: no time limit
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), settings.body_idle_seconds)
+            except TimeoutError:
+                raise ProblemError(408, "Request body too slow",
+                                   f"no part of the body arrived for "
+                                   f"{settings.body_idle_seconds:g} s",
+                                   headers={"Connection": "close"}) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
                 if received > limit:
                     raise BodyTooLarge(limit, what)
             return message
@@ -77,7 +95,7 @@ class LimitBody:
 
         try:
             await self.app(scope, counting_receive, noting_send)
-        except BodyTooLarge as exc:  # raised where no handler caught it
+        except ProblemError as exc:  # raised where no handler caught it
             if not started:
                 await problem_response(exc.problem, exc.headers)(scope, receive, send)
 
