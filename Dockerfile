@@ -22,4 +22,4 @@ RUN useradd --create-home --uid 10001 gridsight
 USER gridsight
 
 EXPOSE 8000
-CMD ["uvicorn", "services.gateway.app:app", "--host", "0.0.0.0", "--port", "8000"]
+CMD ["uvicorn", "services.gateway.app:app", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]

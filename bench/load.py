@@ -270,6 +270,7 @@ def main() -> None:
     else:
         # One address posts every job here, so the per-client rate limit is lifted.
         os.environ["GRIDSIGHT_JOBS_PER_MINUTE"] = "0"
+        os.environ["GRIDSIGHT_READS_PER_MINUTE"] = "0"
         stack = Stack()
         if args.restart_redis:
             data = Path(tempfile.mkdtemp(prefix="gridsight-load-"))

@@ -54,6 +54,12 @@ def wait_for_redis(url: str, seconds: float = 15.0) -> None:
             time.sleep(0.05)
 
 
+def proxy_options(trusted: str) -> list[str]:
+    """uvicorn believes X-Forwarded-For from these proxies only; from none by default
+    (uvicorn's own default trusts any local process)."""
+    return ["--forwarded-allow-ips", trusted] if trusted else ["--no-proxy-headers"]
+
+
 def worker_command(queue: str, concurrency: int = 1) -> list[str]:
     return [sys.executable, "-m", "celery", "-A", WORKER_MODULES[queue], "worker",
             "-Q", queue, "-n", f"{queue}@%h", "--concurrency", str(concurrency),
@@ -150,7 +156,8 @@ class Stack:
 
     def start_gateway(self, host: str = "127.0.0.1", port: int = 8000) -> str:
         command = [sys.executable, "-m", "uvicorn", "services.gateway.app:app",
-                   "--host", host, "--port", str(port), "--log-level", "warning"]
+                   "--host", host, "--port", str(port), "--log-level", "warning",
+                   *proxy_options(os.environ.get("GRIDSIGHT_TRUSTED_PROXIES", ""))]
         self._spawn(command, cwd=ROOT, env=self.environment())
         return f"http://{host}:{port}"
 

@@ -43,7 +43,12 @@ class Settings(BaseSettings):
     visibility_timeout_seconds: int = 900
     # A task whose worker died this many times ends its job as failed.
     task_max_attempts: int = 3
-    jobs_per_minute: int = 60  # per client address; 0 = no limit
+    jobs_per_minute: int = 60  # per client address, over any 60 s; 0 = no limit
+    reads_per_minute: int = 600  # GETs of jobs, images and overlays, likewise
+    failed_keys_per_minute: int = 10  # wrong or missing API keys, likewise
+    # Addresses of proxies whose X-Forwarded-For is believed (`gridsight serve` and the
+    # stack pass them to uvicorn); none by default, so a client cannot pick its address.
+    trusted_proxies: str = ""
     api_key: str | None = None  # when set, /v1 requests need the header X-API-Key
     cors_origins: list[str] = []  # closed by default
 

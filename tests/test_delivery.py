@@ -57,6 +57,7 @@ def persistent_stack(tmp_path, monkeypatch):
     server.start()
     monkeypatch.setenv("REDIS_URL", server.url)
     monkeypatch.setenv("GRIDSIGHT_SOLVE_SECONDS", str(SLOW_SOLVE_SECONDS))
+    monkeypatch.setenv("GRIDSIGHT_READS_PER_MINUTE", "0")  # polled every 50 ms
     with Stack() as stack:
         stack.start_broker()
         base = stack.start_gateway(port=free_port())

@@ -33,7 +33,8 @@ def restartable(tmp_path, monkeypatch):
     for name, value in {"REDIS_URL": server.url, "GRIDSIGHT_SOLVE_SECONDS": "3",
                         "GRIDSIGHT_RECOGNIZE_SECONDS": "20",
                         "GRIDSIGHT_STALL_GRACE_SECONDS": "2", "GRIDSIGHT_SWEEP_SECONDS": "1",
-                        "GRIDSIGHT_JOBS_PER_MINUTE": "0"}.items():
+                        "GRIDSIGHT_JOBS_PER_MINUTE": "0",
+                        "GRIDSIGHT_READS_PER_MINUTE": "0"}.items():
         monkeypatch.setenv(name, value)
     with Stack() as stack:
         stack.start_broker()

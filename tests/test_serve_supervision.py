@@ -40,7 +40,7 @@ def test_serve_restarts_a_killed_worker_and_redis_and_keeps_jobs(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env |= {"GRIDSIGHT_BROKER": "redis-server", "OPENBLAS_NUM_THREADS": "1",
-            "GRIDSIGHT_JOBS_PER_MINUTE": "0"}
+            "GRIDSIGHT_JOBS_PER_MINUTE": "0", "GRIDSIGHT_READS_PER_MINUTE": "0"}
     log = tmp_path / "serve.log"
     server = subprocess.Popen([*GRIDSIGHT, "serve", "--port", str(port),
                                "--data", str(tmp_path / "data"), "--readers", "1"],

@@ -76,29 +76,72 @@ async def settings_dep() -> Settings:
     return get_settings()
 
 
-async def require_api_key(settings: Settings = Depends(settings_dep),
-                    x_api_key: str | None = Header(None, description="Needed when the server "
-                                                   "sets GRIDSIGHT_API_KEY")) -> None:
+RATE_WINDOW_SECONDS = 60
+
+
+def client_address(request: Request) -> str:
+    # uvicorn puts a forwarded address here only from a trusted proxy (see README).
+    return request.client.host if request.client else "unknown"
+
+
+async def over_rate(key: str, limit: int, window: float = RATE_WINDOW_SECONDS) -> int | None:
+    """A sliding window: None while at most `limit` requests fell in the last `window`
+    seconds, otherwise the seconds until one more would be allowed. (A fixed window let
+    twice the limit through across its boundary.)"""
+    client = get_async_redis()
+    now = time.time()
+    member = f"{now:.6f}:{secrets.token_hex(4)}"
+    async with client.pipeline(transaction=True) as pipe:
+        pipe.zremrangebyscore(key, 0, now - window)
+        pipe.zadd(key, {member: now})
+        pipe.zcard(key)
+        pipe.zrange(key, 0, 0, withscores=True)
+        pipe.expire(key, int(window) + 1)
+        _, _, count, oldest, _ = await pipe.execute()
+    if count <= limit:
+        return None
+    await client.zrem(key, member)  # a refused request does not use up the window
+    return max(1, int(oldest[0][1] + window - now) + 1)
+
+
+async def require_api_key(request: Request, settings: Settings = Depends(settings_dep),
+                          x_api_key: str | None = Header(None, description="Needed when the "
+                                                         "server sets GRIDSIGHT_API_KEY")
+                          ) -> None:
     # Compared as bytes: a header may hold any Latin-1 text, which compare_digest refuses
     # as str unless it is ASCII.
     if settings.api_key and not secrets.compare_digest(
             (x_api_key or "").encode("utf-8", "surrogateescape"),
             settings.api_key.encode("utf-8")):
+        # Guessing keys is limited too.
+        retry = settings.failed_keys_per_minute > 0 and await over_rate(
+            f"gridsight:rate:auth:{client_address(request)}", settings.failed_keys_per_minute)
+        if retry:
+            raise ProblemError(429, "Too many failed keys",
+                               f"try again in {retry} s", headers={"Retry-After": str(retry)})
         raise ProblemError(401, "API key required", "send the key in the X-API-Key header",
                            headers={"WWW-Authenticate": "X-API-Key"})
 
 
 async def limit_job_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
-    """At most `jobs_per_minute` new jobs or corrections per client address and minute."""
+    """At most `jobs_per_minute` new jobs or corrections per client address in any 60 s."""
     if settings.jobs_per_minute <= 0:
         return
-    client = request.client.host if request.client else "unknown"
-    minute = int(time.time() // 60)
-    key = f"gridsight:rate:{client}:{minute}"
-    async with get_async_redis().pipeline() as pipe:
-        count, _ = await pipe.incr(key).expire(key, 120).execute()
-    if count > settings.jobs_per_minute:
-        retry = 60 - int(time.time() % 60)
+    retry = await over_rate(f"gridsight:rate:jobs:{client_address(request)}",
+                            settings.jobs_per_minute)
+    if retry is not None:
         raise ProblemError(429, "Too many jobs",
                            f"at most {settings.jobs_per_minute} jobs a minute; "
+                           f"try again in {retry} s", headers={"Retry-After": str(retry)})
+
+
+async def limit_read_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
+    """At most `reads_per_minute` GETs of jobs, pictures and overlays per client address."""
+    if settings.reads_per_minute <= 0:
+        return
+    retry = await over_rate(f"gridsight:rate:reads:{client_address(request)}",
+                            settings.reads_per_minute)
+    if retry is not None:
+        raise ProblemError(429, "Too many requests",
+                           f"at most {settings.reads_per_minute} reads a minute; "
                            f"try again in {retry} s", headers={"Retry-After": str(retry)})

@@ -26,6 +26,7 @@ from services.gateway.dependencies import (
     get_sender,
     get_store,
     limit_job_rate,
+    limit_read_rate,
     require_api_key,
     settings_dep,
 )
@@ -226,6 +227,7 @@ MAX_WAIT_SECONDS = 60
 
 
 @router.get("/{job_id}", response_model=Job, responses=PROBLEM_RESPONSES,
+            dependencies=[Depends(limit_read_rate)],
             summary="A job's state, and its reading and result when done")
 async def read_job(job_id: JobId, wait: float = Query(
         0, ge=0, le=MAX_WAIT_SECONDS,
@@ -247,7 +249,8 @@ async def read_job(job_id: JobId, wait: float = Query(
 
 @router.get("/{job_id}/image", responses=PROBLEM_RESPONSES | {
     200: {"content": {mime: {} for mime in IMAGE_FORMATS.values()}}},
-    response_class=Response, summary="The uploaded picture")
+    response_class=Response, summary="The uploaded picture",
+    dependencies=[Depends(limit_read_rate)])
 def read_image(job_id: JobId) -> Response:
     store = get_store()
     find_job(store, job_id)

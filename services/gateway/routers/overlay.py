@@ -7,7 +7,7 @@ from pathlib import Path as FilePath
 from fastapi import APIRouter, Depends, Path, Response
 from fastapi.responses import FileResponse
 
-from services.gateway.dependencies import get_store, require_api_key
+from services.gateway.dependencies import get_store, limit_read_rate, require_api_key
 from services.gateway.overlay import OverlayError, draw_overlay
 from services.gateway.problems import ProblemError
 from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job
@@ -21,7 +21,7 @@ STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg
 
 
 @router.get("/v1/jobs/{job_id}/overlay.png", response_class=Response,
-            dependencies=[Depends(require_api_key)],
+            dependencies=[Depends(require_api_key), Depends(limit_read_rate)],
             responses=PROBLEM_RESPONSES | {
                 200: {"content": {"image/png": {}},
                       "description": "The upload with the missing digits drawn in"},
