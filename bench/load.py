@@ -155,6 +155,9 @@ async def run_load(base: str, samples, jobs: int, clients: int, disrupt,
                 result = job.get("result") or {}
                 results.append({
                     "ok": job["status"] == "solved" and result.get("solution") == solution,
+                    # The worst outcome: an answer given as solved that is not the truth.
+                    "wrong": job["status"] == "solved" and result.get("solution") != solution,
+                    "review": job["status"] == "needs_review",
                     "lost": job["status"] not in FINAL,
                     "seconds": time.perf_counter() - started,
                     "timings": job.get("timings", {}),
@@ -313,7 +316,10 @@ def main() -> None:
     print(f"{'ratio service / baseline':34} {rate / base_rate:10.2f}")
     print(f"{'refused at upload':34} {sum('status' in r for r in results):10d}")
     print(f"{'lost jobs':34} {sum(r['lost'] for r in results):10d}")
-    print(f"{'wrong or unsolved':34} {sum(not r['ok'] for r in results):10d}")
+    print(f"{'not solved (review, failed, lost)':34} {sum(not r['ok'] for r in results):10d}")
+    print(f"{'  of which needs_review':34} {sum(r.get('review', 0) for r in results):10d}")
+    print(f"{'wrong answers given as solved':34} {sum(r.get('wrong', 0) for r in results):10d}")
+    print(f"{'slowest job (s)':34} {max((r['seconds'] for r in done), default=0):10.1f}")
     answers, poller_answers = run["answers"], run["poller_answers"]
     print(f"{'answers >= 500 (jobs clients)':34} {answers.server_errors:10d}")
     print(f"{'answers by status (jobs clients)':34} {answers.statuses}")
@@ -336,6 +342,8 @@ def main() -> None:
             "jobs": len(results), "throughput": rate, "baseline": base_rate,
             "lost": sum(r["lost"] for r in results),
             "wrong": sum(not r["ok"] for r in results), "killed": kill is not None,
+            "wrong_solved": sum(r.get("wrong", 0) for r in results),
+            "needs_review": sum(r.get("review", 0) for r in results),
             "server_errors": answers.server_errors + poller_answers.server_errors,
             "statuses": answers.statuses, "poller_statuses": poller_answers.statuses,
             "p95_seconds": percentile(series["whole job (post to final)"], 0.95)}))

@@ -145,6 +145,55 @@ COUNT_SECONDS = 1.0
 MAX_PENDING_COUNTS = 1000  # past this many counts in flight (Redis stalled), drop them
 
 
+# The page loads only its own scripts and styles; pictures may also be data: or blob: URLs
+# (previews). The interactive docs load Swagger UI from its CDN and keep their own rules.
+PAGE_POLICY = ("default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
+               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
+UNSAFE_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
+
+
+class WebSecurity:
+    """Security headers on every answer, and no cross-site writes: a browser's POST from
+    another origin (its Origin header names another host) is refused unless that origin
+    is allowed by CORS, so a page elsewhere cannot create jobs on a server without a key."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope["headers"])
+        origin = headers.get(b"origin")
+        if scope["method"].encode() in UNSAFE_METHODS and origin and not self._same_site(
+                origin, headers.get(b"host", b"")):
+            return await problem_response(Problem(
+                status=403, title="Cross-site request refused",
+                detail="this server takes writes from its own pages and from the origins "
+                       "named in GRIDSIGHT_CORS_ORIGINS"))(scope, receive, send)
+        docs = scope["path"] in DOCS_PATHS
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                extra = [(b"x-content-type-options", b"nosniff"),
+                         (b"referrer-policy", b"no-referrer"),
+                         (b"x-frame-options", b"DENY")]
+                if not docs:
+                    extra.append((b"content-security-policy", PAGE_POLICY.encode()))
+                message = message | {"headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    @staticmethod
+    def _same_site(origin: bytes, host: bytes) -> bool:
+        text = origin.decode("latin-1")
+        if text in get_settings().cors_origins:
+            return True
+        return text.split("://", 1)[-1].rstrip("/") == host.decode("latin-1")
+
+
 def create_app() -> FastAPI:
     configure_json_logging()
     app = FastAPI(
@@ -158,6 +207,7 @@ def create_app() -> FastAPI:
                            allow_methods=["GET", "POST"], allow_headers=["*"])
 
     app.add_middleware(LimitBody)
+    app.add_middleware(WebSecurity)
     app.add_middleware(CountRequests)  # added last: outermost
 
     app.include_router(jobs.router)
