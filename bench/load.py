@@ -80,6 +80,7 @@ class Answers:
 
     def __init__(self):
         self.statuses: dict[int, int] = {}
+        self.errors: dict[str, int] = {}  # transport errors by kind
 
     def note(self, status: int) -> None:
         self.statuses[status] = self.statuses.get(status, 0) + 1
@@ -100,8 +101,9 @@ async def request(http: httpx.AsyncClient, answers: Answers, method: str, url: s
             if response.status_code != 503:
                 return response
             pause = float(response.headers.get("retry-after", 1))
-        except httpx.TransportError:
+        except httpx.TransportError as exc:
             answers.note(0)  # connection refused or dropped
+            answers.errors[type(exc).__name__] = answers.errors.get(type(exc).__name__, 0) + 1
             pause = 1.0
         if time.perf_counter() + pause > give_up:
             return None
@@ -322,11 +324,12 @@ def main() -> None:
     print(f"{'slowest job (s)':34} {max((r['seconds'] for r in done), default=0):10.1f}")
     answers, poller_answers = run["answers"], run["poller_answers"]
     print(f"{'answers >= 500 (jobs clients)':34} {answers.server_errors:10d}")
-    print(f"{'answers by status (jobs clients)':34} {answers.statuses}")
+    print(f"{'answers by status (jobs clients)':34} {answers.statuses} {answers.errors}")
     if args.pollers:
         print(f"{'long polls by extra pollers':34} {sum(poller_answers.statuses.values()):10d}")
         print(f"{'answers >= 500 (pollers)':34} {poller_answers.server_errors:10d}")
-        print(f"{'answers by status (pollers)':34} {poller_answers.statuses}")
+        print(f"{'answers by status (pollers)':34} {poller_answers.statuses} "
+              f"{poller_answers.errors}")
     print(f"\n{'latency (ms)':24} {'p50':>8} {'p95':>8} {'p99':>8}")
     series = {"whole job (post to final)": [r["seconds"] for r in done],
               "recognize stage": [r["timings"].get("recognize", 0) for r in done],

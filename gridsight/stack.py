@@ -126,7 +126,8 @@ class Stack:
             folder, persist = str(data_dir), "yes"
         self._spawn(
             ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", folder,
-             "--save", "", "--appendonly", persist, "--maxmemory-policy", "noeviction"],
+             "--save", "", "--appendonly", persist, "--maxmemory-policy", "noeviction",
+             "--maxmemory", "512mb"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         self.redis_url, self.broker = f"redis://127.0.0.1:{port}/0", "redis-server"

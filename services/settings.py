@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     store_retry_seconds: float = 60.0
     # A worker's pool process is replaced after a task that left it above this size.
     worker_max_memory_mb: int = 1024
+    # When set, the workers touch this file at every sweep interval (a cheap healthcheck).
+    heartbeat_file: str = ""
     job_ttl_seconds: int = 24 * 3600
     # Longer than the slowest task, so a running task is never handed out twice.
     visibility_timeout_seconds: int = 900

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from pathlib import Path
 
 import redis
 from celery import Celery, chain
@@ -116,6 +117,8 @@ def sweep_forever(store: JobStore, sender: Celery, stop: threading.Event) -> Non
     """The workers' sweep loop: one sweeper per interval across all workers."""
     settings = get_settings()
     while not stop.wait(settings.sweep_seconds):
+        if settings.heartbeat_file:
+            Path(settings.heartbeat_file).touch()
         try:
             if store.redis.set(LOCK_KEY, "1", nx=True, ex=max(1, int(settings.sweep_seconds))):
                 sweep(store, sender, settings)

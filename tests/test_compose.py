@@ -76,9 +76,12 @@ def test_worker_command_serves_its_queue_with_the_right_task(name):
     assert task_name in module.app.tasks
     if queue != SOLVE_LARGE_QUEUE:  # large puzzles are sent there by name (queue=...)
         assert module.app.conf.task_routes[task_name]["queue"] == queue
-    # The worker's healthcheck pings the node name the command gives it.
-    node = option(command, "-n").split("@")[0]
-    assert f"-d {node}@" in SERVICES[name]["healthcheck"]["test"][1]
+    # The worker's healthcheck reads the age of the heartbeat file its sweep thread
+    # touches (services/sweeper.py), well within a few sweep intervals.
+    heartbeat = SERVICES[name]["environment"]["GRIDSIGHT_HEARTBEAT_FILE"]
+    check = " ".join(SERVICES[name]["healthcheck"]["test"])
+    assert f"getmtime('{heartbeat}') > 60" in check
+    assert 3 * Settings().sweep_seconds <= 60
 
 
 def test_gateway_command_and_port_match_the_app():
@@ -88,7 +91,9 @@ def test_gateway_command_and_port_match_the_app():
     paths = set(app.openapi()["paths"])
     assert {"/v1/jobs", "/v1/jobs/{job_id}", "/healthz"} <= paths
     port = option(command, "--port")
-    assert f"{port}:{port}" in SERVICES["gateway"]["ports"]
+    # Published on the machine's loopback only.
+    assert SERVICES["gateway"]["ports"] == [f"127.0.0.1:{port}:{port}"]
+    assert "--no-proxy-headers" in command  # X-Forwarded-For is not believed
     assert f":{port}/healthz" in " ".join(SERVICES["gateway"]["healthcheck"]["test"])
 
 

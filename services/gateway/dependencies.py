@@ -21,11 +21,11 @@ from services.settings import Settings, get_settings
 
 # A request never waits on Redis longer than this: a paused or unreachable Redis gives a
 # 503 within seconds instead of a hung request (and a full thread pool).
-REDIS_SOCKET_SECONDS = 3.0
+REDIS_SOCKET_SECONDS = 5.0
 # The asyncio pool blocks (up to this long) for a free connection instead of failing:
 # a burst of requests queues for connections instead of getting 503s.
 ASYNC_POOL_CONNECTIONS = 64
-ASYNC_POOL_WAIT_SECONDS = 5.0
+ASYNC_POOL_WAIT_SECONDS = 10.0
 
 
 @lru_cache

@@ -23,6 +23,9 @@ from services.settings import get_settings
 log = logging.getLogger("gridsight.gateway")
 
 RECHECK_SECONDS = 1.0
+# Rechecks back off to this: they only catch a missed message, and with hundreds of
+# waiters one GET per waiter and second was most of the gateway's Redis traffic.
+MAX_RECHECK_SECONDS = 5.0
 RESUBSCRIBE_SECONDS = 1.0  # pause before subscribing again after the connection broke
 
 
@@ -66,6 +69,7 @@ class JobEvents:
         self.waiters.setdefault(job_id, set()).add(woken)
         self._listen_in_background()
         deadline = self.loop.time() + seconds
+        recheck = RECHECK_SECONDS
         try:
             while True:
                 woken.clear()  # before reading: a change after this read wakes us
@@ -79,9 +83,9 @@ class JobEvents:
                 if raw is not None and (remaining <= 0 or is_final(raw)):
                     return raw
                 try:
-                    await asyncio.wait_for(woken.wait(), min(remaining, RECHECK_SECONDS))
+                    await asyncio.wait_for(woken.wait(), min(remaining, recheck))
                 except TimeoutError:
-                    pass
+                    recheck = min(recheck * 2, MAX_RECHECK_SECONDS)
         finally:
             waiting = self.waiters.get(job_id, set())
             waiting.discard(woken)
