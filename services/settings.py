@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     # stack pass them to uvicorn); none by default, so a client cannot pick its address.
     trusted_proxies: str = ""
     api_key: str | None = None  # when set, /v1 requests need the header X-API-Key
+    # With a key set, /metrics needs it too unless this is true (a scraper without keys).
+    metrics_public: bool = False
     cors_origins: list[str] = []  # closed by default
 
     @property

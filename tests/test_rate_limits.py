@@ -46,3 +46,8 @@ def test_reads_are_limited(limited):
     codes = [limited.get("/v1/jobs/" + "b" * 24, headers={"X-API-Key": "s3cret"}
                          ).status_code for _ in range(7)]
     assert codes[:5] == [404] * 5 and codes[5:] == [429, 429], codes
+
+
+def test_metrics_need_the_key_when_one_is_set(limited):
+    assert limited.get("/metrics").status_code in (401, 429)  # 429: guesses used up above
+    assert limited.get("/metrics", headers={"X-API-Key": "s3cret"}).status_code == 200

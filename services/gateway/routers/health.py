@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from services import metrics
-from services.gateway.dependencies import get_async_redis, get_store
+from services.gateway.dependencies import (
+    get_async_redis,
+    get_store,
+    require_api_key,
+    settings_dep,
+)
+from services.settings import Settings
 
 router = APIRouter(tags=["health"])
 
@@ -26,7 +32,14 @@ async def healthz() -> JSONResponse:
     return JSONResponse({"status": "ok", "redis": True})
 
 
+async def metrics_key(request: Request, settings: Settings = Depends(settings_dep),
+                      x_api_key: str | None = Header(None)) -> None:
+    if not settings.metrics_public:
+        await require_api_key(request, settings, x_api_key)
+
+
 @router.get("/metrics", response_class=PlainTextResponse,
+            dependencies=[Depends(metrics_key)],
             summary="Requests, job outcomes, stage durations and queue depth (Prometheus)")
 def prometheus_metrics() -> PlainTextResponse:
     return PlainTextResponse(metrics.exposition(get_store().redis),
