@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import redis
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -11,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from services.contracts import Problem
 
 PROBLEM_JSON = "application/problem+json"
+log = logging.getLogger("gridsight.gateway")
 # An error never echoes a client's input beyond a short excerpt, nor lists more than a
 # few of its faults: a large bad body must not make a larger answer.
 EXCERPT_CHARS = 40
@@ -70,15 +73,18 @@ def install_problem_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(redis.RedisError)
-    async def on_job_store_down(_: Request, exc: redis.RedisError):
+    async def on_job_store_down(request: Request, exc: redis.RedisError):
         # Redis restarting or unreachable: the client may simply try again.
+        log.warning("job store unavailable: %s", exc, extra={
+            "path": request.url.path, "error_type": type(exc).__name__})
         return problem_response(
             Problem(status=503, title="Job store unavailable",
                     detail="the job store did not answer; try again shortly"),
             headers={"Retry-After": "2"})
 
     @app.exception_handler(Exception)
-    async def on_unexpected(_: Request, exc: Exception):
+    async def on_unexpected(request: Request, exc: Exception):
+        log.error("unexpected error", exc_info=exc, extra={"path": request.url.path})
         return problem_response(
             Problem(status=500, title="Internal error", detail=type(exc).__name__)
         )
