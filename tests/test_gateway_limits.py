@@ -199,3 +199,13 @@ def test_a_body_that_stops_arriving_is_cut_off(impatient):
 def test_huge_headers_are_refused(client):
     response = client.get("/healthz", headers={"X-Filler": "a" * 64 * 1024})
     assert response.status_code == 431
+
+
+@pytest.mark.parametrize("cells", [
+    [{"row": 0, "col": 0, "value": "5"}],
+    [{"row": 0, "col": 0, "value": True}],
+], ids=["string", "boolean"])
+def test_corrections_are_taken_exactly_or_refused(client, cells):
+    response = client.post("/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections",
+                           json={"cells": cells})
+    assert response.status_code == 422, response.text

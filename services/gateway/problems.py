@@ -60,7 +60,7 @@ def install_problem_handlers(app: FastAPI) -> None:
     async def on_invalid(_: Request, exc: RequestValidationError):
         found = exc.errors()
         errors = [
-            {"loc": [excerpt(part) if isinstance(part, str) else part
+            {"loc": [part[:EXCERPT_CHARS] if isinstance(part, str) else part
                      for part in list(e.get("loc", ()))[:8]],
              "msg": e.get("msg", "")[:MAX_MESSAGE_CHARS]}
             for e in found[:MAX_LISTED_ERRORS]
