@@ -212,3 +212,32 @@ def test_corrections_are_taken_exactly_or_refused(client, cells):
     response = client.post("/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections",
                            json={"cells": cells})
     assert response.status_code == 422, response.text
+
+
+def test_an_mpo_photo_is_taken_as_a_jpeg(client):
+    """MPO (a JPEG followed by more pictures) is what many cameras write as .jpg."""
+    import random
+
+    from gridsight.synth.puzzles import make_sudoku
+    from gridsight.synth.render import render_sudoku
+
+    givens, _ = make_sudoku(random.Random(80))
+    first = render_sudoku(givens, style="screenshot", seed=80).convert("RGB")
+    buffer = io.BytesIO()
+    first.save(buffer, "MPO", save_all=True, append_images=[first.rotate(90)])
+    assert Image.open(io.BytesIO(buffer.getvalue())).format == "MPO"
+    response = client.post("/v1/jobs", files={"image": ("camera.jpg", buffer.getvalue(),
+                                                        "image/jpeg")})
+    assert response.status_code == 202, response.text
+    image = client.get(f"/v1/jobs/{response.json()['id']}/image")
+    assert image.headers["content-type"] == "image/jpeg"
+
+
+def test_the_worker_reads_pictures_up_to_the_configured_size():
+    """GRIDSIGHT_MAX_IMAGE_PIXELS above 40 MP: the worker accepts what the gateway does."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from services.recognizer.decode import MAX_PIXELS; "
+                               "print(MAX_PIXELS)"],
+        cwd=ROOT, env=os.environ | {"GRIDSIGHT_MAX_IMAGE_PIXELS": "60000000"},
+        capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "60000000", done.stderr[-500:]
