@@ -27,3 +27,11 @@ def test_answers_carry_security_headers(client):
         assert headers["x-content-type-options"] == "nosniff", path
         assert "frame-ancestors 'none'" in headers["content-security-policy"], path
     assert client.get("/docs").headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_docs_load_swagger_ui_from_the_gateway_not_a_cdn(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "cdn." not in page.text and "/docs-assets/swagger-ui-bundle.js" in page.text
+    script = client.get("/docs-assets/swagger-ui-bundle.js")
+    assert script.status_code == 200 and len(script.content) > 100_000

@@ -7,7 +7,10 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path
 
 from services import metrics
 from services.contracts import Problem
@@ -155,6 +158,7 @@ MAX_PENDING_COUNTS = 1000  # past this many counts in flight (Redis stalled), dr
 PAGE_POLICY = ("default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
+DOCS_ASSETS = "/docs-assets"
 UNSAFE_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
 
 
@@ -205,7 +209,19 @@ def create_app() -> FastAPI:
         title="gridsight",
         summary="Reads sudoku, killer sudoku and nonograms from photos and solves them.",
         version="0.1.0",
+        docs_url=None,  # served below from the package's own copy of Swagger UI
     )
+    # Swagger UI ships with the package (swagger-ui-bundle): /docs loads nothing from a
+    # CDN, so no third party can change the page that holds an API key.
+    app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url, title="gridsight - API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png")
     install_problem_handlers(app)
     if get_settings().cors_origins:  # closed unless origins are named
         app.add_middleware(CORSMiddleware, allow_origins=get_settings().cors_origins,
