@@ -1,5 +1,6 @@
 # One image for the gateway and both workers; compose picks the command.
-FROM python:3.11-slim
+# Pinned: the Python the tests run on, on Debian 12.
+FROM python:3.11.7-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -13,13 +14,13 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY gridsight ./gridsight
 COPY services ./services
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir -c constraints.txt .
 
 RUN useradd --create-home --uid 10001 gridsight
 USER gridsight
 
 EXPOSE 8000
-CMD ["uvicorn", "services.gateway.app:app", "--host", "0.0.0.0", "--port", "8000"]
+CMD ["uvicorn", "services.gateway.app:app", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]

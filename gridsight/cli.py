@@ -128,22 +128,28 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+DEFAULT_DATA = "~/.local/share/gridsight"
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from gridsight.stack import Stack
 
     # Stop the children on `kill` as on Ctrl-C: SystemExit unwinds through Stack.close().
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with Stack() as stack:
-        stack.start_broker()
+        # The private redis-server keeps its data in an append-only file here, so that
+        # its restart (or gridsight's) loses no job.
+        stack.start_broker(data_dir=Path(args.data).expanduser())
         stack.start_workers(recognize_processes=args.readers)
         url = stack.start_gateway(args.host, args.port)
         print(f"gridsight: serving on {url} (broker: {stack.broker}, {stack.redis_url})",
               flush=True)
         try:
-            while all(proc.poll() is None for proc in stack.processes):
+            while True:  # supervise: a child that died is started again
                 time.sleep(0.5)
-            print("gridsight: a service process stopped; shutting down", file=sys.stderr)
-            return 1
+                for command in stack.restart_dead():
+                    print(f"gridsight: restarted a stopped process: {command}",
+                          file=sys.stderr, flush=True)
         except KeyboardInterrupt:
             return 0
 
@@ -166,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--readers", type=int, default=os.cpu_count() or 1,
                        help="pool processes reading pictures (default: one per core)")
+    serve.add_argument("--data", default=os.environ.get("GRIDSIGHT_DATA_DIR", DEFAULT_DATA),
+                       help="folder of the private Redis's append-only file (default: "
+                            f"$GRIDSIGHT_DATA_DIR or {DEFAULT_DATA})")
     serve.set_defaults(run=cmd_serve)
     return parser
 

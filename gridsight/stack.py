@@ -22,12 +22,13 @@ from pathlib import Path
 
 import redis
 
-from services.contracts import RECOGNIZE_QUEUE, SOLVE_QUEUE
+from services.contracts import RECOGNIZE_QUEUE, SOLVE_LARGE_QUEUE, SOLVE_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER_MODULES = {
     RECOGNIZE_QUEUE: "services.recognizer.tasks",
     SOLVE_QUEUE: "services.solver.tasks",
+    SOLVE_LARGE_QUEUE: "services.solver.tasks",
 }
 # One BLAS thread per worker: on two cores, more threads only fight each other.
 QUIET_THREADS = {name: "1" for name in (
@@ -53,6 +54,12 @@ def wait_for_redis(url: str, seconds: float = 15.0) -> None:
             time.sleep(0.05)
 
 
+def proxy_options(trusted: str) -> list[str]:
+    """uvicorn believes X-Forwarded-For from these proxies only; from none by default
+    (uvicorn's own default trusts any local process)."""
+    return ["--forwarded-allow-ips", trusted] if trusted else ["--no-proxy-headers"]
+
+
 def worker_command(queue: str, concurrency: int = 1) -> list[str]:
     return [sys.executable, "-m", "celery", "-A", WORKER_MODULES[queue], "worker",
             "-Q", queue, "-n", f"{queue}@%h", "--concurrency", str(concurrency),
@@ -68,29 +75,61 @@ class Stack:
     processes: list[subprocess.Popen] = field(default_factory=list)
     workers: dict[str, subprocess.Popen] = field(default_factory=dict)  # by queue
     _exit: ExitStack = field(default_factory=ExitStack)
+    # How each child was started (by pid), so that a dead one can be started again.
+    _launches: dict[int, dict] = field(default_factory=dict)
 
-    def start_broker(self, prefer: str | None = None) -> str:
+    def _spawn(self, command: list[str], **options) -> subprocess.Popen:
+        proc = subprocess.Popen(command, **options)
+        self._launches[proc.pid] = {"command": command, **options}
+        self.processes.append(proc)
+        return proc
+
+    def restart_dead(self) -> list[str]:
+        """Start again every child that has died, in place (same command, port and data
+        folder); the commands of those restarted."""
+        restarted = []
+        for index, proc in enumerate(self.processes):
+            launch = self._launches.get(proc.pid)
+            if proc.poll() is None or launch is None:
+                continue
+            options = {k: v for k, v in launch.items() if k != "command"}
+            fresh = subprocess.Popen(launch["command"], **options)
+            self._launches[fresh.pid] = launch
+            self.processes[index] = fresh
+            for queue, worker in self.workers.items():
+                if worker is proc:
+                    self.workers[queue] = fresh
+            restarted.append(" ".join(launch["command"][:6]))
+        return restarted
+
+    def start_broker(self, prefer: str | None = None, data_dir: Path | None = None) -> str:
         """prefer: None (choose), "redis-server" or "fakeredis"; the environment variable
-        GRIDSIGHT_BROKER sets the same choice."""
+        GRIDSIGHT_BROKER sets the same choice. With data_dir, a redis-server child keeps
+        its data there in an append-only file, so its restart loses no job."""
         prefer = prefer or os.environ.get("GRIDSIGHT_BROKER") or None
         url = os.environ.get("REDIS_URL")
         if url and prefer is None:
             self.redis_url, self.broker = url, "external"
         elif shutil.which("redis-server") and prefer in (None, "redis-server"):
-            self._start_redis_server()
+            self._start_redis_server(data_dir)
         else:
             self._start_fakeredis()
         wait_for_redis(self.redis_url)
         return self.redis_url
 
-    def _start_redis_server(self) -> None:
-        port, folder = free_port(), self._exit.enter_context(tempfile.TemporaryDirectory())
-        proc = subprocess.Popen(
+    def _start_redis_server(self, data_dir: Path | None = None) -> None:
+        port = free_port()
+        if data_dir is None:
+            folder, persist = self._exit.enter_context(tempfile.TemporaryDirectory()), "no"
+        else:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            folder, persist = str(data_dir), "yes"
+        self._spawn(
             ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", folder,
-             "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"],
+             "--save", "", "--appendonly", persist, "--maxmemory-policy", "noeviction",
+             "--maxmemory", "512mb"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        self.processes.append(proc)
         self.redis_url, self.broker = f"redis://127.0.0.1:{port}/0", "redis-server"
 
     def _start_fakeredis(self) -> None:
@@ -106,30 +145,33 @@ class Stack:
         path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         return os.environ | QUIET_THREADS | {"REDIS_URL": self.redis_url, "PYTHONPATH": path}
 
-    def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE),
+    def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE, SOLVE_LARGE_QUEUE),
                       recognize_processes: int = 1) -> None:
         """One worker per queue. Reading pictures is the slow stage, so its worker may run
-        several pool processes; solving takes milliseconds and one is plenty."""
+        several pool processes; solving takes milliseconds and one is plenty. Large
+        typed-in puzzles have a solver of their own, so pictures never wait behind them."""
         for queue in queues:
             processes = recognize_processes if queue == RECOGNIZE_QUEUE else 1
-            worker = subprocess.Popen(worker_command(queue, processes), cwd=ROOT,
-                                      env=self.environment())
-            self.workers[queue] = worker
-            self.processes.append(worker)
+            self.workers[queue] = self._spawn(worker_command(queue, processes), cwd=ROOT,
+                                              env=self.environment())
 
     def start_gateway(self, host: str = "127.0.0.1", port: int = 8000) -> str:
         command = [sys.executable, "-m", "uvicorn", "services.gateway.app:app",
-                   "--host", host, "--port", str(port), "--log-level", "warning"]
-        self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.environment()))
+                   "--host", host, "--port", str(port), "--log-level", "warning",
+                   *proxy_options(os.environ.get("GRIDSIGHT_TRUSTED_PROXIES", ""))]
+        self._spawn(command, cwd=ROOT, env=self.environment())
         return f"http://{host}:{port}"
 
-    def close(self) -> None:
+    def close(self, grace_seconds: float = 10.0) -> None:
+        """Stop the children, gateway first and broker last. A worker given SIGTERM
+        finishes its running task first (Celery's warm shutdown) for up to grace_seconds;
+        a task cut off then is not acknowledged, and goes to another worker."""
         for proc in reversed(self.processes):
             if proc.poll() is None:
                 proc.terminate()
         for proc in reversed(self.processes):
             try:
-                proc.wait(timeout=10)
+                proc.wait(timeout=grace_seconds)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()

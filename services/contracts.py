@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 Kind = Literal["sudoku", "killer", "nonogram"]
 RequestedKind = Literal["auto", "sudoku", "killer", "nonogram"]
@@ -22,6 +22,7 @@ Cell = tuple[int, int]
 # the code behind them.
 RECOGNIZE_QUEUE = "recognize"
 SOLVE_QUEUE = "solve"
+SOLVE_LARGE_QUEUE = "solve-large"  # large typed-in puzzles, so pictures never wait
 RECOGNIZE_TASK = "gridsight.recognize"
 SOLVE_TASK = "gridsight.solve"
 
@@ -139,23 +140,24 @@ class SolveResult(Model):
 # --- Corrections from a person -------------------------------------------------
 
 
+# A person's fixes are taken exactly as sent: "5" or true is not a digit (strict fields).
 class CellFix(Model):
-    row: int = Field(ge=0)
-    col: int = Field(ge=0)
-    value: int = Field(ge=0)  # 0 = blank
+    row: StrictInt = Field(ge=0)
+    col: StrictInt = Field(ge=0)
+    value: StrictInt = Field(ge=0)  # 0 = blank
 
 
 class SumFix(Model):
-    row: int = Field(ge=0)  # the cell whose corner holds the cage's sum
-    col: int = Field(ge=0)
-    value: int = Field(ge=1)
+    row: StrictInt = Field(ge=0)  # the cell whose corner holds the cage's sum
+    col: StrictInt = Field(ge=0)
+    value: StrictInt = Field(ge=1)
 
 
 class WallFix(Model):
-    row: int = Field(ge=0)
-    col: int = Field(ge=0)
+    row: StrictInt = Field(ge=0)
+    col: StrictInt = Field(ge=0)
     side: Literal["right", "down"]  # the wall to the right of, or below, (row, col)
-    present: bool
+    present: StrictBool
 
 
 class Corrections(Model):

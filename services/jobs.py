@@ -16,6 +16,9 @@ from services.contracts import Job, JobStatus, RequestedKind
 
 FINAL_STATES: frozenset[JobStatus] = frozenset({"solved", "needs_review", "failed"})
 EVENT_PREFIX = "gridsight:job-events:"  # + job id: every change to a job is published here
+# Jobs not yet final, scored by the time they last changed: what the sweep looks at to find
+# jobs that stopped moving (services/sweeper.py).
+ACTIVE_KEY = "gridsight:active-jobs"
 
 
 def job_key(job_id: str) -> str:
@@ -24,6 +27,10 @@ def job_key(job_id: str) -> str:
 
 def image_key(job_id: str) -> str:
     return f"gridsight:image:{job_id}"
+
+
+def puzzle_key(job_id: str) -> str:
+    return f"gridsight:puzzle:{job_id}"
 
 
 def new_job_id() -> str:
@@ -43,15 +50,28 @@ class JobStore:
     def from_url(cls, url: str, ttl_seconds: int) -> JobStore:
         return cls(redis.Redis.from_url(url), ttl_seconds)
 
-    def create(self, kind: RequestedKind, image: bytes | None = None) -> Job:
+    def create(self, kind: RequestedKind, image: bytes | None = None,
+               puzzle_text: str | None = None) -> Job:
+        """A queued job, with its upload or typed-in puzzle kept beside it, so that the
+        sweep can queue it again if its task is lost."""
         now = time.time()
         job = Job(id=new_job_id(), status="queued", kind=kind, created_at=now, updated_at=now)
         with self.redis.pipeline() as pipe:
             if image is not None:
                 pipe.set(image_key(job.id), image, ex=self.ttl)
+            if puzzle_text is not None:
+                pipe.set(puzzle_key(job.id), puzzle_text, ex=self.ttl)
             pipe.set(job_key(job.id), job.model_dump_json(), ex=self.ttl)
+            pipe.zadd(ACTIVE_KEY, {job.id: now})
             pipe.execute()
         return job
+
+    def puzzle_text(self, job_id: str) -> str | None:
+        raw = self.redis.get(puzzle_key(job_id))
+        return None if raw is None else raw.decode()
+
+    def has_image(self, job_id: str) -> bool:
+        return bool(self.redis.exists(image_key(job_id)))
 
     def get(self, job_id: str) -> Job:
         raw = self.redis.get(job_key(job_id))
@@ -66,10 +86,11 @@ class JobStore:
         return raw
 
     def update(self, job_id: str, *, expect_revision: int | None = None,
-               **fields) -> Job | None:
+               only_from: frozenset[str] | None = None, **fields) -> Job | None:
         """Change fields atomically. With `expect_revision`, only while the job is still at
         that revision, so a late answer for an older revision never overwrites a newer one;
-        returns None when it is not."""
+        with `only_from`, only while its status is one of those (a task delivered twice
+        finds its job already past it). Returns None when the job is not."""
         key = job_key(job_id)
         with self.redis.pipeline() as pipe:
             while True:
@@ -81,10 +102,16 @@ class JobStore:
                     job = Job.model_validate_json(raw)
                     if expect_revision is not None and job.revision != expect_revision:
                         return None
+                    if only_from is not None and job.status not in only_from:
+                        return None
                     job = job.model_copy(update=fields | {"updated_at": time.time()})
                     job = Job.model_validate(job.model_dump())  # re-validate nested models
                     pipe.multi()
                     pipe.set(key, job.model_dump_json(), keepttl=True)
+                    if job.status in FINAL_STATES:
+                        pipe.zrem(ACTIVE_KEY, job_id)
+                    else:
+                        pipe.zadd(ACTIVE_KEY, {job_id: job.updated_at})
                     # Wakes the gateway's long polls (GET /v1/jobs/{id}?wait=...).
                     pipe.publish(EVENT_PREFIX + job_id, job.status)
                     pipe.execute()
@@ -101,6 +128,15 @@ class JobStore:
             pipe.expire(key, self.ttl)
             attempts, _ = pipe.execute()
         return int(attempts)
+
+    def count_requeue(self, job_id: str) -> int:
+        """How many times the sweep has queued this job again."""
+        key = f"gridsight:requeues:{job_id}"
+        with self.redis.pipeline() as pipe:
+            pipe.incr(key)
+            pipe.expire(key, self.ttl)
+            count, _ = pipe.execute()
+        return int(count)
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

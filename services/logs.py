@@ -34,3 +34,8 @@ def configure_json_logging(level: int = logging.INFO) -> None:
     # Celery's own lines for every task received and done repeat the task's whole
     # arguments (a reading is kilobytes); ours carry the job id and the stage instead.
     logging.getLogger("celery").setLevel(max(level, logging.WARNING))
+    # uvicorn installs handlers of its own (plain text, tracebacks over many lines): its
+    # lines go through ours instead, one JSON object each.
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).handlers[:] = []
+        logging.getLogger(name).propagate = True

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from contextlib import contextmanager
 from functools import lru_cache
 
-from celery.signals import setup_logging
+import redis
+from billiard.exceptions import TimeLimitExceeded
+from celery.exceptions import Ignore
+from celery.signals import setup_logging, worker_ready, worker_shutdown
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from services import metrics
-from services.contracts import JobStatus
+from services.contracts import RECOGNIZE_TASK, SOLVE_TASK, JobStatus
 from services.jobs import JobNotFound, JobStore
 from services.logs import configure_json_logging
 from services.settings import get_settings
@@ -23,10 +29,92 @@ def _json_logs(**_kwargs) -> None:
     configure_json_logging()
 
 
+STORE_BACKOFF_CAP = 2.0
+
+
 @lru_cache
 def job_store() -> JobStore:
+    """The workers' job store rides out a Redis restart: each command is retried for
+    about `store_retry_seconds`, so a task that finished while Redis was away still
+    stores its outcome before its message is acknowledged."""
     settings = get_settings()
-    return JobStore.from_url(settings.redis_url, settings.job_ttl_seconds)
+    retries = max(3, int(settings.store_retry_seconds / STORE_BACKOFF_CAP) + 3)
+    client = redis.Redis.from_url(
+        settings.redis_url, socket_connect_timeout=2, socket_timeout=30,
+        retry=Retry(ExponentialBackoff(cap=STORE_BACKOFF_CAP, base=0.05), retries),
+        retry_on_error=[redis.ConnectionError, redis.TimeoutError])
+    return JobStore(client, settings.job_ttl_seconds)
+
+
+STAGES = {RECOGNIZE_TASK: "reading the picture", SOLVE_TASK: "the solver"}
+UNREAD = frozenset({"queued", "recognizing"})
+
+
+def _job_id(args, kwargs) -> str | None:
+    return kwargs.get("job_id") or (args[0] if args and isinstance(args[0], str) else None)
+
+
+def fail_past_time_limit(task, exc, task_id, args, kwargs, einfo) -> None:
+    """Celery's hard time limit stopped a job's task (a backstop: the solver and the
+    recognizer keep their own limits): the job fails saying so, at once."""
+    job_id = _job_id(args, kwargs)
+    if not isinstance(exc, TimeLimitExceeded) or not job_id:
+        return
+    store = job_store()
+    try:
+        store.update(job_id, expect_revision=kwargs.get("revision"), status="failed",
+                     error=f"{STAGES.get(task.name, 'the task')} stopped at its time limit "
+                           f"of {task.time_limit:g} s; send a smaller puzzle or picture")
+        metrics.record_outcome(store.redis, "failed")
+    except (JobNotFound, redis.RedisError):
+        log.warning("could not fail a job past its time limit", extra={"job_id": job_id})
+
+
+def skip_if_already_read(task, task_id, args, kwargs) -> None:
+    """A reading task delivered twice (a requeue, a message handed back after a restart)
+    leaves a job that has been read already, and its chain stops there."""
+    job_id = _job_id(args, kwargs)
+    try:
+        job = job_store().get(job_id) if job_id else None
+    except JobNotFound:
+        job = None
+    if job is not None and (job.status not in UNREAD or job.revision != 1):
+        log.info("task delivered again; the job has moved on", extra={"job_id": job_id})
+        raise Ignore()
+
+
+class JobAnnotations:
+    """Hard time limits and delivery hooks for the job tasks, set from the configuration
+    (`task_annotations`) so that every worker's tasks get them."""
+
+    def annotate(self, task) -> dict | None:
+        settings = get_settings()
+        if task.name == RECOGNIZE_TASK:
+            return {"time_limit": settings.recognize_seconds,
+                    "on_failure": fail_past_time_limit, "before_start": skip_if_already_read}
+        if task.name == SOLVE_TASK:
+            return {"time_limit": settings.solve_time_limit,
+                    "on_failure": fail_past_time_limit}
+        return None
+
+
+_sweep_stop = threading.Event()
+
+
+@worker_ready.connect
+def _start_sweeping(sender=None, **_kwargs) -> None:
+    from services.sweeper import sweep_forever
+
+    app = sender.app if sender is not None else None
+    if app is None:
+        return
+    threading.Thread(target=sweep_forever, args=(job_store(), app, _sweep_stop),
+                     name="gridsight-sweep", daemon=True).start()
+
+
+@worker_shutdown.connect
+def _stop_sweeping(**_kwargs) -> None:
+    _sweep_stop.set()
 
 
 def finish(job_id: str, stage: str, started: float, status: JobStatus | None = None) -> float:
@@ -63,13 +151,17 @@ def failing_job_on_error(job_id: str, stage: str, user_errors: tuple[type[Except
         attempts = store.count_attempt(job_id, stage, revision)
         if attempts > get_settings().task_max_attempts:
             fail(store, job_id, f"the worker stopped {attempts - 1} times while {stage} this "
-                                "job; the picture may be too large or unusual")
+                                "job; the puzzle or picture may be too large or unusual")
             raise JobGone(job_id)
         yield
     except JobGone:
         raise
     except JobNotFound as exc:
         raise JobGone(job_id) from exc
+    except redis.RedisError:
+        # Redis stayed away past the store's retries: not the job's fault. The task fails
+        # unacknowledged-as-done and the sweep queues the job again.
+        raise
     except user_errors as exc:
         fail(store, job_id, str(exc))
         raise JobGone(job_id) from exc

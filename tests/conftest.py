@@ -42,6 +42,7 @@ def service(redis_url):
     """Gateway and both workers as separate processes against the private Redis."""
     os.environ["REDIS_URL"] = redis_url
     os.environ["GRIDSIGHT_JOBS_PER_MINUTE"] = "0"  # the suite posts many jobs from one address
+    os.environ["GRIDSIGHT_READS_PER_MINUTE"] = "0"  # ... and polls them
     with Stack() as stack:
         stack.start_broker()
         stack.start_workers()

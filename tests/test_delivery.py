@@ -15,6 +15,7 @@ import redis
 
 from gridsight.stack import ROOT, Stack, free_port, wait_for_redis, worker_command
 from gridsight.synth.puzzles import make_nonogram, make_sudoku
+from services.contracts import SOLVE_LARGE_QUEUE, SOLVE_QUEUE
 from tests.conftest import wait_for_job, wait_until_healthy
 
 
@@ -56,6 +57,7 @@ def persistent_stack(tmp_path, monkeypatch):
     server.start()
     monkeypatch.setenv("REDIS_URL", server.url)
     monkeypatch.setenv("GRIDSIGHT_SOLVE_SECONDS", str(SLOW_SOLVE_SECONDS))
+    monkeypatch.setenv("GRIDSIGHT_READS_PER_MINUTE", "0")  # polled every 50 ms
     with Stack() as stack:
         stack.start_broker()
         base = stack.start_gateway(port=free_port())
@@ -67,8 +69,8 @@ def persistent_stack(tmp_path, monkeypatch):
         server.process.wait()
 
 
-def start_solver(stack: Stack) -> subprocess.Popen:
-    worker = subprocess.Popen(worker_command("solve"), cwd=ROOT, env=stack.environment())
+def start_solver(stack: Stack, queue: str = SOLVE_QUEUE) -> subprocess.Popen:
+    worker = subprocess.Popen(worker_command(queue), cwd=ROOT, env=stack.environment())
     stack.processes.append(worker)
     return worker
 
@@ -120,7 +122,7 @@ def pool_children(worker: subprocess.Popen) -> list[int]:
 def test_a_job_survives_its_worker_being_killed(persistent_stack, slow_puzzle):
     """SIGKILL the pool process in the middle of a solve: the task is redelivered."""
     _, stack, http = persistent_stack
-    worker = start_solver(stack)
+    worker = start_solver(stack, SOLVE_LARGE_QUEUE)  # 120x120 is a large typed-in puzzle
     deadline = time.monotonic() + 60
     while not pool_children(worker):
         assert time.monotonic() < deadline, "worker pool never started"

@@ -2,45 +2,54 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path
 
 from services import metrics
 from services.contracts import Problem
 from services.gateway.dependencies import get_async_redis
-from services.gateway.problems import install_problem_handlers, problem_response
+from services.gateway.problems import ProblemError, install_problem_handlers, problem_response
 from services.gateway.routers import health, jobs, overlay, review
 from services.logs import configure_json_logging
-from services.settings import get_settings
+from services.settings import Settings, get_settings
 
 STATIC = Path(__file__).parent / "static"
 
 
 # Plain ASGI middleware: Starlette's @app.middleware("http") runs each request through
 # extra tasks and queues, which cost more than these checks themselves.
+MULTIPART_FRAMING = 64 * 1024
+MAX_HEADER_BYTES = 16 * 1024  # all request headers together
+
+
+def body_limit(scope, settings: Settings) -> tuple[int, str]:
+    """The most bytes a request's body may have, and what it is called in the 413."""
+    if scope["method"] == "POST" and scope["path"].rstrip("/") == "/v1/jobs":
+        content_type = dict(scope["headers"]).get(b"content-type", b"").lower()
+        if content_type.startswith(b"multipart/"):
+            return settings.max_upload_bytes + MULTIPART_FRAMING, "uploads"
+        return settings.max_puzzle_bytes, "typed-in puzzles"
+    return settings.max_body_bytes, "request bodies"
+
+
+class BodyTooLarge(ProblemError):
+    def __init__(self, limit: int, what: str):
+        # Closing the connection stops the client sending the rest of the body.
+        super().__init__(413, "Request too large", f"{what} are limited to {limit} bytes",
+                         headers={"Connection": "close"})
+
+
 class LimitBody:
-    """Refuse an oversized upload from its declared length, before reading it."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            declared = dict(scope["headers"]).get(b"content-length", b"")
-            limit = get_settings().max_upload_bytes + 64 * 1024  # room for multipart framing
-            if declared.isdigit() and int(declared) > limit:
-                response = problem_response(Problem(
-                    status=413, title="Upload too large",
-                    detail=f"uploads are limited to {get_settings().max_upload_bytes} bytes"))
-                return await response(scope, receive, send)
-        await self.app(scope, receive, send)
-
-
-class CountRequests:
-    """Count each answer by route and status in Redis, for /metrics."""
+    """Refuse an oversized body: from its declared length before reading it, and by
+    counting the bytes as they arrive (chunked uploads declare none), so that no route
+    ever reads or spools more than its limit."""
 
     def __init__(self, app):
         self.app = app
@@ -48,7 +57,65 @@ class CountRequests:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        status = 500
+        settings = get_settings()
+        if sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADER_BYTES:
+            return await problem_response(Problem(
+                status=431, title="Headers too large",
+                detail=f"request headers are limited to {MAX_HEADER_BYTES} bytes"),
+                {"Connection": "close"})(scope, receive, send)
+        limit, what = body_limit(scope, settings)
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > limit:
+            refusal = BodyTooLarge(limit, what)
+            return await problem_response(refusal.problem, refusal.headers)(
+                scope, receive, send)
+        received = 0
+        started = False
+        body_done = False
+
+        async def counting_receive():
+            nonlocal received, body_done
+            if body_done:  # waiting for a disconnect: no time limit
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), settings.body_idle_seconds)
+            except TimeoutError:
+                raise ProblemError(408, "Request body too slow",
+                                   f"no part of the body arrived for "
+                                   f"{settings.body_idle_seconds:g} s",
+                                   headers={"Connection": "close"}) from None
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
+                if received > limit:
+                    raise BodyTooLarge(limit, what)
+            return message
+
+        async def noting_send(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, noting_send)
+        except ProblemError as exc:  # raised where no handler caught it
+            if not started:
+                await problem_response(exc.problem, exc.headers)(scope, receive, send)
+
+
+class CountRequests:
+    """Count each answer by route and status in Redis, for /metrics. The count is sent
+    after the answer, in the background and with a time limit: figures never hold up a
+    request, even while Redis is paused."""
+
+    def __init__(self, app):
+        self.app = app
+        self.pending: set[asyncio.Task] = set()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        status = None
 
         async def send_noting_status(message):
             nonlocal status
@@ -56,15 +123,84 @@ class CountRequests:
                 status = message["status"]
             await send(message)
 
-        await self.app(scope, receive, send_noting_status)
-        route = scope.get("route")
-        if route is not None and scope["path"] != "/metrics":
-            try:
-                await get_async_redis().hincrby(
-                    metrics.REQUESTS_KEY, metrics.request_field(scope["method"], route.path,
-                                                                status), 1)
-            except Exception:  # figures must never cost a request
-                pass
+        try:
+            await self.app(scope, receive, send_noting_status)
+            status = status or CLIENT_CLOSED  # finished without answering: the client left
+        except BaseException:
+            status = status or 500
+            raise
+        finally:
+            route = scope.get("route")
+            path = route.path if route is not None else "unmatched"
+            if scope["path"] != "/metrics" and len(self.pending) < MAX_PENDING_COUNTS:
+                task = asyncio.get_running_loop().create_task(
+                    self._count(scope["method"], path, status))
+                self.pending.add(task)
+                task.add_done_callback(self.pending.discard)
+
+    @staticmethod
+    async def _count(method: str, path: str, status: int) -> None:
+        try:
+            await asyncio.wait_for(get_async_redis().hincrby(
+                metrics.REQUESTS_KEY, metrics.request_field(method, path, status), 1),
+                COUNT_SECONDS)
+        except Exception:  # figures must never cost a request
+            pass
+
+
+COUNT_SECONDS = 1.0
+CLIENT_CLOSED = 499  # nginx's code for a client that went away before its answer
+MAX_PENDING_COUNTS = 1000  # past this many counts in flight (Redis stalled), drop them
+
+
+# The page loads only its own scripts and styles; pictures may also be data: or blob: URLs
+# (previews). The interactive docs load Swagger UI from its CDN and keep their own rules.
+PAGE_POLICY = ("default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
+               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
+DOCS_ASSETS = "/docs-assets"
+UNSAFE_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
+
+
+class WebSecurity:
+    """Security headers on every answer, and no cross-site writes: a browser's POST from
+    another origin (its Origin header names another host) is refused unless that origin
+    is allowed by CORS, so a page elsewhere cannot create jobs on a server without a key."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope["headers"])
+        origin = headers.get(b"origin")
+        if scope["method"].encode() in UNSAFE_METHODS and origin and not self._same_site(
+                origin, headers.get(b"host", b"")):
+            return await problem_response(Problem(
+                status=403, title="Cross-site request refused",
+                detail="this server takes writes from its own pages and from the origins "
+                       "named in GRIDSIGHT_CORS_ORIGINS"))(scope, receive, send)
+        docs = scope["path"] in DOCS_PATHS
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                extra = [(b"x-content-type-options", b"nosniff"),
+                         (b"referrer-policy", b"no-referrer"),
+                         (b"x-frame-options", b"DENY")]
+                if not docs:
+                    extra.append((b"content-security-policy", PAGE_POLICY.encode()))
+                message = message | {"headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    @staticmethod
+    def _same_site(origin: bytes, host: bytes) -> bool:
+        text = origin.decode("latin-1")
+        if text in get_settings().cors_origins:
+            return True
+        return text.split("://", 1)[-1].rstrip("/") == host.decode("latin-1")
 
 
 def create_app() -> FastAPI:
@@ -73,13 +209,26 @@ def create_app() -> FastAPI:
         title="gridsight",
         summary="Reads sudoku, killer sudoku and nonograms from photos and solves them.",
         version="0.1.0",
+        docs_url=None,  # served below from the package's own copy of Swagger UI
     )
+    # Swagger UI ships with the package (swagger-ui-bundle): /docs loads nothing from a
+    # CDN, so no third party can change the page that holds an API key.
+    app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url, title="gridsight - API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png")
     install_problem_handlers(app)
     if get_settings().cors_origins:  # closed unless origins are named
         app.add_middleware(CORSMiddleware, allow_origins=get_settings().cors_origins,
                            allow_methods=["GET", "POST"], allow_headers=["*"])
 
     app.add_middleware(LimitBody)
+    app.add_middleware(WebSecurity)
     app.add_middleware(CountRequests)  # added last: outermost
 
     app.include_router(jobs.router)

@@ -7,20 +7,39 @@ import secrets
 import time
 from functools import lru_cache
 
+import redis
 import redis.asyncio as aioredis
 from celery import Celery
 from fastapi import Depends, Header, Request
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from services.gateway.problems import ProblemError
 from services.jobs import JobStore
 from services.queue import make_celery
 from services.settings import Settings, get_settings
 
+# A request never waits on Redis longer than this: a paused or unreachable Redis gives a
+# 503 within seconds instead of a hung request (and a full thread pool).
+REDIS_SOCKET_SECONDS = 5.0
+# The asyncio pool blocks (up to this long) for a free connection instead of failing:
+# a burst of requests queues for connections instead of getting 503s.
+ASYNC_POOL_CONNECTIONS = 64
+ASYNC_POOL_WAIT_SECONDS = 10.0
+
 
 @lru_cache
 def get_store() -> JobStore:
+    """The job store of the routes (run in the thread pool). A refused connection is
+    tried again for about 5 s, so a Redis restart is ridden through rather than
+    answered with 503s; a Redis that does not answer (paused) fails at the timeout."""
     settings = get_settings()
-    return JobStore.from_url(settings.redis_url, settings.job_ttl_seconds)
+    retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), 9,
+                  supported_errors=(redis.ConnectionError,))
+    client = redis.Redis.from_url(settings.redis_url, socket_timeout=REDIS_SOCKET_SECONDS,
+                                  socket_connect_timeout=1.0, retry=retry,
+                                  retry_on_error=[redis.ConnectionError])
+    return JobStore(client, settings.job_ttl_seconds)
 
 
 _async_redis: tuple[asyncio.AbstractEventLoop, aioredis.Redis] | None = None
@@ -33,13 +52,22 @@ def get_async_redis() -> aioredis.Redis:
     global _async_redis
     loop = asyncio.get_running_loop()
     if _async_redis is None or _async_redis[0] is not loop:
-        _async_redis = (loop, aioredis.Redis.from_url(get_settings().redis_url))
+        pool = aioredis.BlockingConnectionPool.from_url(
+            get_settings().redis_url, max_connections=ASYNC_POOL_CONNECTIONS,
+            timeout=ASYNC_POOL_WAIT_SECONDS, socket_timeout=REDIS_SOCKET_SECONDS,
+            socket_connect_timeout=1.0)
+        _async_redis = (loop, aioredis.Redis(connection_pool=pool))
     return _async_redis[1]
 
 
 @lru_cache
 def get_sender() -> Celery:
-    return make_celery("gridsight-gateway")
+    return make_celery("gridsight-gateway", publish_retry=GATEWAY_PUBLISH)
+
+
+# Sending a job's task keeps trying for about 7 s: a Redis restart does not fail the job.
+GATEWAY_PUBLISH = {"max_retries": 10, "interval_start": 0.1, "interval_step": 0.2,
+                   "interval_max": 1.0}
 
 
 # The dependencies below are `async def` although they do not wait: FastAPI runs plain
@@ -48,25 +76,72 @@ async def settings_dep() -> Settings:
     return get_settings()
 
 
-async def require_api_key(settings: Settings = Depends(settings_dep),
-                    x_api_key: str | None = Header(None, description="Needed when the server "
-                                                   "sets GRIDSIGHT_API_KEY")) -> None:
-    if settings.api_key and not secrets.compare_digest(x_api_key or "", settings.api_key):
+RATE_WINDOW_SECONDS = 60
+
+
+def client_address(request: Request) -> str:
+    # uvicorn puts a forwarded address here only from a trusted proxy (see README).
+    return request.client.host if request.client else "unknown"
+
+
+async def over_rate(key: str, limit: int, window: float = RATE_WINDOW_SECONDS) -> int | None:
+    """A sliding window: None while at most `limit` requests fell in the last `window`
+    seconds, otherwise the seconds until one more would be allowed. (A fixed window let
+    twice the limit through across its boundary.)"""
+    client = get_async_redis()
+    now = time.time()
+    member = f"{now:.6f}:{secrets.token_hex(4)}"
+    async with client.pipeline(transaction=True) as pipe:
+        pipe.zremrangebyscore(key, 0, now - window)
+        pipe.zadd(key, {member: now})
+        pipe.zcard(key)
+        pipe.zrange(key, 0, 0, withscores=True)
+        pipe.expire(key, int(window) + 1)
+        _, _, count, oldest, _ = await pipe.execute()
+    if count <= limit:
+        return None
+    await client.zrem(key, member)  # a refused request does not use up the window
+    return max(1, int(oldest[0][1] + window - now) + 1)
+
+
+async def require_api_key(request: Request, settings: Settings = Depends(settings_dep),
+                          x_api_key: str | None = Header(None, description="Needed when the "
+                                                         "server sets GRIDSIGHT_API_KEY")
+                          ) -> None:
+    # Compared as bytes: a header may hold any Latin-1 text, which compare_digest refuses
+    # as str unless it is ASCII.
+    if settings.api_key and not secrets.compare_digest(
+            (x_api_key or "").encode("utf-8", "surrogateescape"),
+            settings.api_key.encode("utf-8")):
+        # Guessing keys is limited too.
+        retry = settings.failed_keys_per_minute > 0 and await over_rate(
+            f"gridsight:rate:auth:{client_address(request)}", settings.failed_keys_per_minute)
+        if retry:
+            raise ProblemError(429, "Too many failed keys",
+                               f"try again in {retry} s", headers={"Retry-After": str(retry)})
         raise ProblemError(401, "API key required", "send the key in the X-API-Key header",
                            headers={"WWW-Authenticate": "X-API-Key"})
 
 
 async def limit_job_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
-    """At most `jobs_per_minute` new jobs or corrections per client address and minute."""
+    """At most `jobs_per_minute` new jobs or corrections per client address in any 60 s."""
     if settings.jobs_per_minute <= 0:
         return
-    client = request.client.host if request.client else "unknown"
-    minute = int(time.time() // 60)
-    key = f"gridsight:rate:{client}:{minute}"
-    async with get_async_redis().pipeline() as pipe:
-        count, _ = await pipe.incr(key).expire(key, 120).execute()
-    if count > settings.jobs_per_minute:
-        retry = 60 - int(time.time() % 60)
+    retry = await over_rate(f"gridsight:rate:jobs:{client_address(request)}",
+                            settings.jobs_per_minute)
+    if retry is not None:
         raise ProblemError(429, "Too many jobs",
                            f"at most {settings.jobs_per_minute} jobs a minute; "
+                           f"try again in {retry} s", headers={"Retry-After": str(retry)})
+
+
+async def limit_read_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
+    """At most `reads_per_minute` GETs of jobs, pictures and overlays per client address."""
+    if settings.reads_per_minute <= 0:
+        return
+    retry = await over_rate(f"gridsight:rate:reads:{client_address(request)}",
+                            settings.reads_per_minute)
+    if retry is not None:
+        raise ProblemError(429, "Too many requests",
+                           f"at most {settings.reads_per_minute} reads a minute; "
                            f"try again in {retry} s", headers={"Retry-After": str(retry)})

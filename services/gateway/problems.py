@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import redis
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -11,6 +13,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from services.contracts import Problem
 
 PROBLEM_JSON = "application/problem+json"
+log = logging.getLogger("gridsight.gateway")
+# An error never echoes a client's input beyond a short excerpt, nor lists more than a
+# few of its faults: a large bad body must not make a larger answer.
+EXCERPT_CHARS = 40
+MAX_LISTED_ERRORS = 10
+MAX_MESSAGE_CHARS = 200
+
+
+def excerpt(value: object, chars: int = EXCERPT_CHARS) -> str:
+    """repr() of a client's value, cut to a few characters."""
+    text = repr(value) if not isinstance(value, str) else value
+    shown = text[:chars] + ("…" if len(text) > chars else "")
+    return repr(shown) if isinstance(value, str) else shown
 
 
 class ProblemError(Exception):
@@ -43,24 +58,33 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(_: Request, exc: RequestValidationError):
+        found = exc.errors()
         errors = [
-            {"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()
+            {"loc": [part[:EXCERPT_CHARS] if isinstance(part, str) else part
+                     for part in list(e.get("loc", ()))[:8]],
+             "msg": e.get("msg", "")[:MAX_MESSAGE_CHARS]}
+            for e in found[:MAX_LISTED_ERRORS]
         ]
         detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
+        if len(found) > MAX_LISTED_ERRORS:
+            detail += f"; and {len(found) - MAX_LISTED_ERRORS} more"
         return problem_response(
             Problem(status=422, title="Invalid request", detail=detail, errors=errors)
         )
 
     @app.exception_handler(redis.RedisError)
-    async def on_job_store_down(_: Request, exc: redis.RedisError):
+    async def on_job_store_down(request: Request, exc: redis.RedisError):
         # Redis restarting or unreachable: the client may simply try again.
+        log.warning("job store unavailable: %s", exc, extra={
+            "path": request.url.path, "error_type": type(exc).__name__})
         return problem_response(
             Problem(status=503, title="Job store unavailable",
                     detail="the job store did not answer; try again shortly"),
             headers={"Retry-After": "2"})
 
     @app.exception_handler(Exception)
-    async def on_unexpected(_: Request, exc: Exception):
+    async def on_unexpected(request: Request, exc: Exception):
+        log.error("unexpected error", exc_info=exc, extra={"path": request.url.path})
         return problem_response(
             Problem(status=500, title="Internal error", detail=type(exc).__name__)
         )

@@ -18,10 +18,14 @@ import redis.asyncio as aioredis
 
 from services.gateway.dependencies import get_async_redis
 from services.jobs import EVENT_PREFIX, FINAL_STATES, JobNotFound, job_key
+from services.settings import get_settings
 
 log = logging.getLogger("gridsight.gateway")
 
 RECHECK_SECONDS = 1.0
+# Rechecks back off to this: they only catch a missed message, and with hundreds of
+# waiters one GET per waiter and second was most of the gateway's Redis traffic.
+MAX_RECHECK_SECONDS = 5.0
 RESUBSCRIBE_SECONDS = 1.0  # pause before subscribing again after the connection broke
 
 
@@ -39,9 +43,13 @@ def is_final(document: bytes) -> bool:
 class JobEvents:
     """Reads job documents without blocking the event loop, and waits for them to end."""
 
-    def __init__(self, client: aioredis.Redis):
+    def __init__(self, client: aioredis.Redis, redis_url: str | None = None):
         self.loop = asyncio.get_running_loop()
         self.redis = client
+        # The subscription has a connection of its own, without the pool's read timeout:
+        # it is quiet whenever no job moves.
+        self.subscriber = (aioredis.Redis.from_url(redis_url, socket_connect_timeout=1.0)
+                           if redis_url else client)
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self.listener: asyncio.Task | None = None
 
@@ -61,17 +69,23 @@ class JobEvents:
         self.waiters.setdefault(job_id, set()).add(woken)
         self._listen_in_background()
         deadline = self.loop.time() + seconds
+        recheck = RECHECK_SECONDS
         try:
             while True:
                 woken.clear()  # before reading: a change after this read wakes us
-                raw = await self.document(job_id)
                 remaining = deadline - self.loop.time()
-                if remaining <= 0 or is_final(raw):
+                try:
+                    raw = await self.document(job_id)
+                except aioredis.ConnectionError:
+                    if remaining <= 0:
+                        raise  # Redis stayed away all along: 503
+                    raw = None  # Redis restarting: the wait goes on
+                if raw is not None and (remaining <= 0 or is_final(raw)):
                     return raw
                 try:
-                    await asyncio.wait_for(woken.wait(), min(remaining, RECHECK_SECONDS))
+                    await asyncio.wait_for(woken.wait(), min(remaining, recheck))
                 except TimeoutError:
-                    pass
+                    recheck = min(recheck * 2, MAX_RECHECK_SECONDS)
         finally:
             waiting = self.waiters.get(job_id, set())
             waiting.discard(woken)
@@ -85,7 +99,7 @@ class JobEvents:
     async def _listen(self) -> None:
         while True:
             try:
-                async with self.redis.pubsub() as pubsub:
+                async with self.subscriber.pubsub() as pubsub:
                     await pubsub.psubscribe(EVENT_PREFIX + "*")
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
@@ -105,5 +119,5 @@ def job_events() -> JobEvents:
     """The process's JobEvents, made in (and bound to) the running event loop."""
     global _events
     if _events is None or _events.loop is not asyncio.get_running_loop():
-        _events = JobEvents(get_async_redis())
+        _events = JobEvents(get_async_redis(), get_settings().redis_url)
     return _events

@@ -10,8 +10,9 @@ import numpy as np
 from PIL import Image
 
 from services.recognizer.errors import RecognitionError
+from services.settings import get_settings
 
-MAX_PIXELS = 40_000_000
+MAX_PIXELS = get_settings().max_image_pixels  # the gateway's limit: what it lets in is read
 WORK_SIDE = 1024  # photos are read at most this long a side: enough for 9x9 grids, and fast
 
 # PIL reads the header lazily; beyond this it refuses to decode at all.
@@ -63,8 +64,8 @@ def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
     long_side = max(w, h)
     if long_side > WORK_SIDE:
         factor = WORK_SIDE / long_side
-        gray = cv2.resize(gray, (round(w * factor), round(h * factor)),
-                          interpolation=cv2.INTER_AREA)
+        gray = cv2.resize(gray, (max(1, round(w * factor)), max(1, round(h * factor))),
+                          interpolation=cv2.INTER_AREA)  # a long strip keeps 1 pixel
     scale = max(original) / max(gray.shape[:2])
     return gray, scale, original
 

@@ -57,6 +57,9 @@ def check_cages(cages: list[tuple[list[tuple[int, int]], int]], size: int) -> No
             raise PuzzleError(f"{label} is not connected: its cells "
                               f"{', '.join(cell_name(r, c) for r, c in cells)} do not touch "
                               f"side by side")
+        if len(cells) > size:
+            raise PuzzleError(f"{label} has {len(cells)} cells, but the digits of a cage "
+                              f"differ, so it holds at most {size}")
         if not reachable(size, len(cells), total):
             low = len(cells) * (len(cells) + 1) // 2
             high = len(cells) * (2 * size - len(cells) + 1) // 2

@@ -27,6 +27,17 @@ from services.solver.lines import (
 
 MAX_SIDE = 1000
 SHORT_SEARCH_NODES = 64
+# Cells of (runs x lines x positions) that one batch of line solving works on: bounds its
+# memory (a 1000x1000 picture's rows at once took gigabytes) and how long it runs between
+# two looks at the clock.
+BATCH_CELLS = 4_000_000
+# Past this many cells a CP-SAT model of the whole picture costs more memory and
+# building time than any time limit we allow; line solving and search decide alone.
+CPSAT_MAX_CELLS = 250 * 250
+# CP-SAT loads line automata without looking at its clock: about 0.1 us per (line
+# length x automaton state), 1.2-1.4 s for a random 200x200 picture on this machine. It is
+# not started unless the time left is twice that.
+CPSAT_LOAD_SECONDS_PER_UNIT = 1.2e-7
 CELLS_PER_SEARCH_NODE = 8  # large pictures get more guesses: one per this many cells
 
 
@@ -75,6 +86,10 @@ def solve_line(runs: list[int], line: list[int]) -> list[int] | None:
     return None if (out == CONTRADICTION).any() else out.tolist()
 
 
+class OutOfTime(Exception):
+    """The deadline passed in the middle of line solving."""
+
+
 class Clues:
     """Row and column clues as padded matrices, ready for batches of lines."""
 
@@ -84,36 +99,47 @@ class Clues:
 
 
 def _settle(clues: tuple[np.ndarray, np.ndarray], lines: np.ndarray,
-            dirty: np.ndarray) -> np.ndarray | None:
-    """Line-solve the dirty lines in place; the cells (across) that changed, None on a
+            dirty: np.ndarray, deadline: float = float("inf")) -> np.ndarray | None:
+    """Line-solve the dirty lines in place, in batches with a look at the clock between
+    them (OutOfTime past the deadline); the cells (across) that changed, None on a
     contradiction."""
-    index = np.flatnonzero(dirty)
-    before = lines[index]
-    after = solve_lines(clues[0][index], clues[1][index], before)
-    if (after == CONTRADICTION).any():
-        return None
-    changed = after != before
-    lines[index] = after
-    return changed.any(axis=0)
+    runs, counts = clues
+    per_line = max(1, int(counts.max(initial=0))) * (lines.shape[1] + 2)
+    batch = max(1, BATCH_CELLS // per_line)
+    touched = np.zeros(lines.shape[1], bool)
+    dirty_index = np.flatnonzero(dirty)
+    for start in range(0, len(dirty_index), batch):
+        if time.perf_counter() > deadline:
+            raise OutOfTime
+        index = dirty_index[start:start + batch]
+        before = lines[index]
+        after = solve_lines(runs[index], counts[index], before)
+        if (after == CONTRADICTION).any():
+            return None
+        touched |= (after != before).any(axis=0)
+        lines[index] = after
+    return touched
 
 
 def propagate_lines(clues: Clues, grid: np.ndarray, dirty_rows: np.ndarray | None = None,
-                    dirty_cols: np.ndarray | None = None) -> bool:
+                    dirty_cols: np.ndarray | None = None,
+                    deadline: float = float("inf")) -> bool:
     """Line solving on rows and columns of grid (int8, in place) until stable; False on a
-    contradiction. Only the dirty lines (default: all) are solved first; lines whose cells
-    change follow, a batch of rows then a batch of columns."""
+    contradiction, OutOfTime past the deadline. Only the dirty lines (default: all) are
+    solved first; lines whose cells change follow, a batch of rows then a batch of
+    columns."""
     height, width = grid.shape
     rows = np.ones(height, bool) if dirty_rows is None else dirty_rows
     cols = np.ones(width, bool) if dirty_cols is None else dirty_cols
     while rows.any() or cols.any():
         if rows.any():
-            touched = _settle(clues.rows, grid, rows)
+            touched = _settle(clues.rows, grid, rows, deadline)
             if touched is None:
                 return False
             cols = cols | touched
         rows = np.zeros(height, bool)
         if cols.any():
-            touched = _settle(clues.cols, grid.T, cols)
+            touched = _settle(clues.cols, grid.T, cols, deadline)
             if touched is None:
                 return False
             rows = touched
@@ -143,13 +169,16 @@ def search_lines(clues: Clues, grid: np.ndarray, max_nodes: int,
             child[r, c] = value
             rows, cols = np.zeros(height, bool), np.zeros(width, bool)
             rows[r] = cols[c] = True
-            if propagate_lines(clues, child, rows, cols) and not visit(child):
+            if propagate_lines(clues, child, rows, cols, deadline) and not visit(child):
                 return False
             if len(found) >= 2:
                 return True
         return True
 
-    complete = visit(grid)
+    try:
+        complete = visit(grid)
+    except OutOfTime:
+        complete = False
     return found, complete
 
 
@@ -178,13 +207,19 @@ def render(grid: np.ndarray) -> list[str]:
 
 
 def solve_nonogram(puzzle: NonogramPuzzle, time_limit: float = 10.0) -> PictureAnswer:
+    """Every stage looks at the clock: the answer is 'unknown' once time_limit has passed,
+    whatever the picture's size."""
     started = time.perf_counter()
+    deadline = started + time_limit
     rows, cols = check_nonogram(puzzle)
     height, width = len(rows), len(cols)
     clues = Clues(rows, cols)
     grid = np.full((height, width), UNKNOWN, dtype=np.int8)
-    if not propagate_lines(clues, grid):
-        return PictureAnswer("none")
+    try:
+        if not propagate_lines(clues, grid, deadline=deadline):
+            return PictureAnswer("none")
+    except OutOfTime:
+        return PictureAnswer("unknown")
     if not (grid == UNKNOWN).any():
         return PictureAnswer("unique", render(grid))
     # A short search (guess a cell, line-solve) usually settles the cells left open, or
@@ -195,11 +230,26 @@ def solve_nonogram(puzzle: NonogramPuzzle, time_limit: float = 10.0) -> PictureA
     # (bench/solver.py, 200x200: about 2.5 s against 16 s).
     nodes = SHORT_SEARCH_NODES and max(SHORT_SEARCH_NODES,
                                        height * width // CELLS_PER_SEARCH_NODE)
-    found, complete = search_lines(clues, grid, nodes, started + time_limit / 2)
+    too_big = height * width > CPSAT_MAX_CELLS
+    found, complete = search_lines(clues, grid, nodes if not too_big else 1 << 62,
+                                   deadline if too_big else started + time_limit / 2)
     if complete:
         if len(found) >= 2:
             return PictureAnswer("multiple", render(found[0]), render(found[1]))
         return PictureAnswer("unique", render(found[0])) if found else PictureAnswer("none")
+    if too_big or time.perf_counter() > deadline:
+        return PictureAnswer("unknown", render(found[0]) if found else None)
+    return _solve_with_cpsat(rows, cols, grid, deadline)
+
+
+def _solve_with_cpsat(rows: list[list[int]], cols: list[list[int]], grid: np.ndarray,
+                      deadline: float) -> PictureAnswer:
+    height, width = grid.shape
+    loading = CPSAT_LOAD_SECONDS_PER_UNIT * (
+        width * sum(sum(runs) + len(runs) + 1 for runs in rows)
+        + height * sum(sum(runs) + len(runs) + 1 for runs in cols))
+    if deadline - time.perf_counter() < 2 * loading:
+        return PictureAnswer("unknown")
     model = CpModel()
     x = [[model.new_bool_var(f"x{r}_{c}") for c in range(width)] for r in range(height)]
     for r in range(height):
@@ -212,6 +262,9 @@ def solve_nonogram(puzzle: NonogramPuzzle, time_limit: float = 10.0) -> PictureA
     for c, runs in enumerate(cols):
         transitions, finals = automaton(runs)
         model.add_automaton([x[r][c] for r in range(height)], 0, finals, transitions)
+    left = deadline - time.perf_counter() - loading
+    if left <= loading / 2:
+        return PictureAnswer("unknown")
 
     found: list[list[str]] = []
 
@@ -224,8 +277,7 @@ def solve_nonogram(puzzle: NonogramPuzzle, time_limit: float = 10.0) -> PictureA
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter()
-                                                                    - started))
+    solver.parameters.max_time_in_seconds = max(0.01, left)
     solver.parameters.enumerate_all_solutions = True
     status = solver.solve(model, FirstTwo())
     if len(found) >= 2:

@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import time
 
-from services.contracts import SOLVE_TASK, Reading
+from services.contracts import SOLVE_TASK, NonogramPuzzle, Reading
+from services.jobs import FINAL_STATES
 from services.queue import make_celery
 from services.settings import get_settings
 from services.solver import PuzzleError, parse_puzzles, solve_puzzle, solve_reading
 from services.worker import JobGone, failing_job_on_error, finish, job_store
 
-app = make_celery("gridsight-solver")
+app = make_celery("gridsight-solver", patient_publish=True)
+# A task delivered twice (a requeue, a message handed back after a restart) finds its
+# revision already final and leaves it.
+NOT_FINAL = frozenset({"queued", "recognizing", "solving"})
+assert not NOT_FINAL & FINAL_STATES
 
 
 def parse_one(text: str, kind: str | None):
     puzzles = parse_puzzles(text, None if kind == "auto" else kind)
     if len(puzzles) != 1:
         raise PuzzleError(f"expected one puzzle per job, found {len(puzzles)}")
-    return puzzles[0]
+    puzzle = puzzles[0]
+    side = get_settings().max_nonogram_side
+    if isinstance(puzzle, NonogramPuzzle) and max(len(puzzle.rows), len(puzzle.cols)) > side:
+        raise PuzzleError(f"nonograms up to {side}x{side} are accepted here")
+    return puzzle
 
 
 @app.task(name=SOLVE_TASK)
@@ -33,9 +42,10 @@ def solve_job(reading: dict | None, job_id: str, revision: int = 1,
     limit = get_settings().solve_seconds
     try:
         with failing_job_on_error(job_id, "solving", (PuzzleError, ValueError), revision):
-            job = store.update(job_id, expect_revision=revision, status="solving")
+            job = store.update(job_id, expect_revision=revision, only_from=NOT_FINAL,
+                               status="solving")
             if job is None:
-                return  # a newer revision superseded this one
+                return  # a newer revision superseded this one, or it is already done
             started = time.perf_counter()
             if puzzle_text is not None:
                 result = solve_puzzle(parse_one(puzzle_text, kind), time_limit=limit)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 from celery import chain
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from PIL import Image, UnidentifiedImageError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -25,12 +26,14 @@ from services.gateway.dependencies import (
     get_sender,
     get_store,
     limit_job_rate,
+    limit_read_rate,
     require_api_key,
     settings_dep,
 )
-from services.gateway.problems import PROBLEM_JSON, ProblemError
+from services.gateway.problems import PROBLEM_JSON, ProblemError, excerpt
 from services.gateway.waiting import job_events
 from services.jobs import JobNotFound, JobStore
+from services.queue import typed_puzzle_queue
 from services.settings import Settings
 
 log = logging.getLogger("gridsight.gateway")
@@ -38,8 +41,12 @@ router = APIRouter(prefix="/v1/jobs", tags=["jobs"], dependencies=[Depends(requi
 
 IMAGE_KINDS = ("auto", "sudoku", "killer")
 PUZZLE_KINDS = ("auto", "sudoku", "killer", "nonogram")
-IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp",
-                 "BMP": "image/bmp", "TIFF": "image/tiff"}
+# MPO is a JPEG with more pictures after the first, what many cameras write as .jpg.
+IMAGE_FORMATS = {"JPEG": "image/jpeg", "MPO": "image/jpeg", "PNG": "image/png",
+                 "WEBP": "image/webp", "BMP": "image/bmp", "TIFF": "image/tiff"}
+# A square grid in a picture longer than this many times its width would have cells
+# too small to read (and such strips break image scaling).
+MAX_ASPECT = 16
 JobId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
 
 PROBLEM_RESPONSES = {
@@ -89,7 +96,7 @@ UPLOAD_BODY = {
 def check_kind(kind: str, allowed: tuple[str, ...]) -> RequestedKind:
     if kind not in allowed:
         raise ProblemError(422, "Unknown kind",
-                           f"kind must be one of {', '.join(allowed)}; got {kind!r}")
+                           f"kind must be one of {', '.join(allowed)}; got {excerpt(kind)}")
     return kind  # type: ignore[return-value]
 
 
@@ -122,6 +129,10 @@ def check_image(data: bytes, settings: Settings) -> None:
     if min(width, height) < 32:
         raise ProblemError(422, "Image too small",
                            f"{width}x{height} pixels cannot hold a readable puzzle")
+    if max(width, height) > MAX_ASPECT * min(width, height):
+        raise ProblemError(422, "Image too narrow",
+                           f"a {width}x{height} picture cannot hold a square grid that can be "
+                           "read; crop it to the puzzle")
 
 
 def queue_or_fail(store: JobStore, job: Job, send) -> None:
@@ -160,38 +171,48 @@ async def create_job(request: Request, response: Response,
         kind = check_kind(str(form.get("kind") or "auto"), IMAGE_KINDS)
         data = await upload.read(settings.max_upload_bytes + 1)
         check_image(data, settings)
-        job = store.create(kind, image=data)
-        queue_or_fail(store, job, lambda: chain(
+        # Storing and queueing block on Redis: in the thread pool, never on the event loop.
+        job = await run_in_threadpool(store.create, kind, image=data)
+        await run_in_threadpool(queue_or_fail, store, job, lambda: chain(
             sender.signature(RECOGNIZE_TASK, args=(job.id, kind)),
             sender.signature(SOLVE_TASK, kwargs={"job_id": job.id, "revision": 1}),
         ).apply_async())
         return accepted(job, response)
     if content_type in ("application/json", "text/plain"):
         body = await request.body()
-        if len(body) > settings.max_upload_bytes:
+        if len(body) > settings.max_puzzle_bytes:
             raise ProblemError(413, "Puzzle too large",
-                               f"puzzles are limited to {settings.max_upload_bytes} bytes")
+                               f"puzzles are limited to {settings.max_puzzle_bytes} bytes")
         text = body.decode("utf-8", errors="replace")
         kind = request.query_params.get("kind", "auto")
         if content_type == "application/json":
-            try:
-                document = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ProblemError(422, "Invalid JSON", f"{exc.msg} at line {exc.lineno}, "
-                                                        f"column {exc.colno}") from exc
+            document = parse_json(text)
             if not isinstance(document, dict):
                 raise ProblemError(422, "Invalid puzzle", "send one puzzle as a JSON object")
             kind = str(document.get("kind", kind))
         kind = check_kind(kind, PUZZLE_KINDS)
-        job = store.create(kind)
-        queue_or_fail(store, job, lambda: sender.send_task(
+        job = await run_in_threadpool(store.create, kind, puzzle_text=text)
+        await run_in_threadpool(queue_or_fail, store, job, lambda: sender.send_task(
             SOLVE_TASK, args=(None,),
             kwargs={"job_id": job.id, "revision": 1, "puzzle_text": text, "kind": kind},
+            queue=typed_puzzle_queue(text, settings),
         ))
         return accepted(job, response)
     raise ProblemError(415, "Unsupported content type",
                        "send multipart/form-data with an 'image' field, or a puzzle as "
                        "application/json or text/plain")
+
+
+def parse_json(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProblemError(422, "Invalid JSON", f"{exc.msg} at line {exc.lineno}, "
+                                                f"column {exc.colno}") from exc
+    except RecursionError as exc:
+        raise ProblemError(422, "Invalid JSON", "the document is nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise ProblemError(422, "Invalid JSON", "a number in the document is too long") from exc
 
 
 def find_job(store: JobStore, job_id: str) -> Job:
@@ -206,6 +227,7 @@ MAX_WAIT_SECONDS = 60
 
 
 @router.get("/{job_id}", response_model=Job, responses=PROBLEM_RESPONSES,
+            dependencies=[Depends(limit_read_rate)],
             summary="A job's state, and its reading and result when done")
 async def read_job(job_id: JobId, wait: float = Query(
         0, ge=0, le=MAX_WAIT_SECONDS,
@@ -227,7 +249,8 @@ async def read_job(job_id: JobId, wait: float = Query(
 
 @router.get("/{job_id}/image", responses=PROBLEM_RESPONSES | {
     200: {"content": {mime: {} for mime in IMAGE_FORMATS.values()}}},
-    response_class=Response, summary="The uploaded picture")
+    response_class=Response, summary="The uploaded picture",
+    dependencies=[Depends(limit_read_rate)])
 def read_image(job_id: JobId) -> Response:
     store = get_store()
     find_job(store, job_id)

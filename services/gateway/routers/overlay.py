@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import FileResponse
 
 from services.contracts import Job
-from services.gateway.dependencies import get_store, require_api_key
+from services.gateway.dependencies import get_store, limit_read_rate, require_api_key
 from services.gateway.overlay import OverlayError, draw_overlay
 from services.gateway.problems import ProblemError
 from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job
@@ -93,7 +93,7 @@ def overlay_responses(fmt: str, what: str) -> dict:
 
 
 @router.get("/v1/jobs/{job_id}/overlay.jpg", response_class=Response,
-            dependencies=[Depends(require_api_key)],
+            dependencies=[Depends(require_api_key), Depends(limit_read_rate)],
             responses=overlay_responses("jpeg", "The upload with the solution drawn in, "
                                                 f"at most {SCREEN_SIDE} px long"),
             summary="The solution drawn into the picture, sized for screens (JPEG)")
@@ -102,7 +102,7 @@ def read_overlay_jpeg(job_id: JobId, request: Request) -> Response:
 
 
 @router.get("/v1/jobs/{job_id}/overlay.webp", response_class=Response,
-            dependencies=[Depends(require_api_key)],
+            dependencies=[Depends(require_api_key), Depends(limit_read_rate)],
             responses=overlay_responses("webp", "The upload with the solution drawn in, "
                                                 f"at most {SCREEN_SIDE} px long"),
             summary="The solution drawn into the picture, sized for screens (WebP)")
@@ -111,7 +111,7 @@ def read_overlay_webp(job_id: JobId, request: Request) -> Response:
 
 
 @router.get("/v1/jobs/{job_id}/overlay.png", response_class=Response,
-            dependencies=[Depends(require_api_key)],
+            dependencies=[Depends(require_api_key), Depends(limit_read_rate)],
             responses=overlay_responses("png", "The upload with the solution drawn in, "
                                                "at its own size"),
             summary="The solution drawn into the uploaded picture, full size (PNG)")
