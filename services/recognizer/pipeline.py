@@ -100,13 +100,25 @@ def dark_ground(gray: np.ndarray) -> bool:
 def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(grey picture with dark ink on light ground, grid corners, lattice).
 
-    Dark-mode apps draw light lines and digits on a dark ground. A picture with a flat
+    Dark-mode apps draw light lines and digits on a dark ground. Any picture in which no
+    grid is found is also tried inverted (a negative). A picture with a flat
     dark ground is read both inverted and as it is (a photo on a dark table, or an
     under-exposed one, has one too): the reading whose grid has ground lighter than its
     lines wins, and of two such, the one whose lattice lies better on its lines.
     """
     if not dark_ground(gray):
-        return (gray, *locate(gray))
+        try:
+            return (gray, *locate(gray))
+        except RecognitionError as error:
+            # A negative, or light print on a dark page photographed on a light table.
+            inverted = 255 - gray
+            try:
+                corners, lattice = locate(inverted)
+            except RecognitionError:
+                raise error from None
+            if not ground_lighter_than_lines(inverted, lattice):
+                raise
+            return inverted, corners, lattice
     found, error = [], None
     for candidate in (255 - gray, gray):
         try:
