@@ -87,7 +87,7 @@ def main() -> None:
     right, total, base_right = Counter(), Counter(), Counter()
     confusion = Counter()
     notes_as_given = perfect = base_perfect = found = 0
-    seconds, base_seconds = [], []
+    seconds, base_seconds, kind_seconds = [], [], []
     wrong_checks = []
     started = time.perf_counter()
     for row in rows:
@@ -108,6 +108,7 @@ def main() -> None:
         base_seconds.append(time.perf_counter() - t0)
         printed = givens_by_puzzle.get(row["Puzzle"])
         if reading is not None:
+            kind_seconds.append(reading.timings.get("cell_kinds", 0.0))
             found += corners_close(reading, row)
             state, kind = states(reading)
             given_p = np.asarray(reading.cells)[..., 1:].max(-1)
@@ -145,7 +146,8 @@ def main() -> None:
     print(f"notes cells read as a given with p ≥ 0.9: {notes_as_given} of {total['notes']}")
     print(f"time per photo, recognize(): median {1000 * np.median(seconds):.0f} ms, max "
           f"{1000 * max(seconds):.0f} ms (classic reading alone: median "
-          f"{1000 * np.median(base_seconds):.0f} ms)\n")
+          f"{1000 * np.median(base_seconds):.0f} ms; the cell-kind stage: median "
+          f"{1000 * np.median(kind_seconds or [0]):.0f} ms)\n")
     print("confusion between kinds (rows: label, columns: most probable kind read)\n")
     cols = list(KIND_NAMES) + ["no grid"]
     print("| label | " + " | ".join(cols) + " |")

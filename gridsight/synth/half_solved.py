@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import digit_fonts
 from gridsight.synth.grids import random_solution
+from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import Layout, render_sudoku
 from gridsight.synth.strokes import StrokeFont
 
@@ -45,22 +46,29 @@ class HalfSolvedPage:
         return out
 
 
-def half_solved_page(seed: int, *, app: bool = False, given_share: float = 0.35,
+def half_solved_page(seed: int, *, app: bool = False, given_share: float | None = None,
                      entry_share: float = 0.45, notes_share: float = 0.15, wrong: int = 0,
                      cell_px: int = 64, hand_digits: dict | None = None) -> HalfSolvedPage:
-    """A page with known truth. `hand_digits` (digit -> (N, h, w) images, ink 1 on 0, such
-    as MNIST's) writes the entries with those real handwritten digits instead of strokes."""
+    """A page with known truth: printed givens with one solution (or, with `given_share`,
+    that share of the cells printed at random, unique or not). `hand_digits` (digit ->
+    (N, h, w) images, ink 1 on 0, such as MNIST's) writes the entries with those real
+    handwritten digits instead of strokes."""
     rng = random.Random(seed)
-    solution = random_solution(SIZE, None, rng)
     cells = [(r, c) for r in range(SIZE) for c in range(SIZE)]
-    rng.shuffle(cells)
-    n_given = round(given_share * len(cells))
-    open_cells = cells[n_given:]
+    if given_share is None:
+        givens, solution = make_sudoku(rng)
+        rng.shuffle(cells)
+        open_cells = [(r, c) for r, c in cells if not givens[r][c]]
+    else:
+        solution = random_solution(SIZE, None, rng)
+        rng.shuffle(cells)
+        n_given = round(given_share * len(cells))
+        open_cells = cells[n_given:]
+        given_set = set(cells[:n_given])
+        givens = [[solution[r][c] if (r, c) in given_set else 0 for c in range(SIZE)]
+                  for r in range(SIZE)]
     n_entry = round(entry_share * len(open_cells))
     n_notes = round(notes_share * len(open_cells))
-    given_set = set(cells[:n_given])
-    givens = [[solution[r][c] if (r, c) in given_set else 0 for c in range(SIZE)]
-              for r in range(SIZE)]
     entries = [[0] * SIZE for _ in range(SIZE)]
     for r, c in open_cells[:n_entry]:
         entries[r][c] = solution[r][c]

@@ -29,10 +29,28 @@ def page_marks(reading: Reading) -> tuple[list[list[int]], list[tuple[int, int]]
     return entries.tolist(), notes
 
 
-def wrong_entries(entries: list[list[int]], solution: list[list[int]]) -> list[WrongEntry]:
-    return [WrongEntry(row=r, col=c, written=v, correct=solution[r][c])
-            for r, row in enumerate(entries) for c, v in enumerate(row)
-            if v and v != solution[r][c]]
+# An entry is called wrong only when its reading leaves the correct digit less than this
+# probability: a handwritten 1 read as a 7 with p = 0.7 is more likely a misread than a
+# mistake, and telling a person a right digit is wrong is the worse error.
+MISREAD_FLOOR = 0.05
+
+
+def wrong_entries(entries: list[list[int]], solution: list[list[int]],
+                  entry_probs: list | None = None) -> list[WrongEntry]:
+    """Entries that contradict the solution; with `entry_probs` ([r][c][v] as in the
+    Reading), only those whose reading gives the correct digit < MISREAD_FLOOR."""
+    out = []
+    for r, row in enumerate(entries):
+        for c, v in enumerate(row):
+            right = solution[r][c]
+            if not v or v == right:
+                continue
+            if entry_probs is not None:
+                digits = np.asarray(entry_probs[r][c][1:], float)
+                if digits[right - 1] / max(digits.sum(), 1e-12) >= MISREAD_FLOOR:
+                    continue
+            out.append(WrongEntry(row=r, col=c, written=v, correct=right))
+    return out
 
 
 def with_entries_as_givens(reading: Reading, entries: list[list[int]]) -> Reading:
@@ -73,7 +91,7 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
                        "message": "the printed givens have more than one solution; this "
                        "one is the solution that agrees with your own digits"}
     if result.solution is not None and result.verdict in ("unique", "multiple"):
-        update["wrong_entries"] = wrong_entries(entries, result.solution)
+        update["wrong_entries"] = wrong_entries(entries, result.solution, reading.entries)
         if update["wrong_entries"] and not update.get("entries_used"):
             update["message"] = (result.message + f"; {len(update['wrong_entries'])} of "
                                  "your digits contradict the solution")
