@@ -23,9 +23,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import joblib  # noqa: E402
 import numpy as np  # noqa: E402
 
-from services.recognizer import RecognitionError, recognize  # noqa: E402
+from services.recognizer import (  # noqa: E402
+    RecognitionError,
+    cell_kinds,  # noqa: E402
+    recognize,
+)
 from services.recognizer.cell_kinds import MIN_ENTRIES, MIN_NOTES, SURE_KIND  # noqa: E402
 from services.recognizer.decode import decode  # noqa: E402
 from services.recognizer.pipeline import locate_either_way, read_cells  # noqa: E402
@@ -77,7 +82,12 @@ def main() -> None:
     parser.add_argument("--print-only", type=Path,
                         default=ROOT.parent / "shared/data/sudoku_photos_dev",
                         help="print-only photos (imageN.jpg + imageN.dat) read both ways")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="a candidate cell-kind model instead of the shipped one")
     args = parser.parse_args()
+    if args.model is not None:
+        candidate = joblib.load(args.model)
+        cell_kinds.load_kind_model = lambda: candidate
     if not args.photos.exists():
         sys.exit(f"no photos at {args.photos}")
     rows = list(csv.DictReader(open(args.photos / "metadata.csv", newline="")))

@@ -75,3 +75,23 @@ def test_a_reading_without_cell_kinds_is_solved_as_before():
                                             for row in givens])
     result = solve_page(reading)
     assert result.solution == solution and result.entries is None and result.notes == []
+
+
+def test_an_entry_that_may_be_a_misread_of_the_right_digit_is_not_called_wrong():
+    givens, solution = make_sudoku(random.Random(7))
+    (r, c), (r2, c2) = [(r, c) for r in range(9) for c in range(9) if not givens[r][c]][:2]
+    right, written = solution[r][c], solution[r][c] % 9 + 1
+    reading = page_reading(givens, [[0] * 9 for _ in range(9)])
+    entries = [[list(p) for p in row] for row in reading.entries]
+    doubtful = [0.0] * 10
+    doubtful[written], doubtful[right] = 0.7, 0.3  # a 1 that may be a 7
+    sure = [0.0] * 10
+    right2 = solution[r2][c2]
+    written2 = right2 % 9 + 1
+    sure[written2], sure[right2] = 0.999, 0.001
+    entries[r][c], entries[r2][c2] = doubtful, sure
+    kinds = [[list(p) for p in row] for row in reading.cell_kinds]
+    kinds[r][c] = kinds[r2][c2] = KINDS["entry"]
+    result = solve_page(reading.model_copy(update={"entries": entries, "cell_kinds": kinds}))
+    assert result.entries[r][c] == written and result.entries[r2][c2] == written2
+    assert [(w.row, w.col) for w in result.wrong_entries] == [(r2, c2)]
