@@ -49,3 +49,15 @@ def test_cli_json_line_has_entries_notes_and_wrong_entries(tmp_path):
     assert line["wrong_entries"] == [{"row": r, "col": c, "written": w, "correct": k}
                                      for r, c, w, k in page.wrong]
     assert line["entries_used"] is False
+
+
+def test_openapi_schema_documents_the_half_solved_fields():
+    from services.gateway.app import create_app
+
+    schemas = create_app().openapi()["components"]["schemas"]
+    result, reading = schemas["SolveResult"]["properties"], schemas["Reading"]["properties"]
+    for name in ("entries", "notes", "wrong_entries", "entries_used"):
+        assert result[name].get("description"), name
+    for name in ("cell_kinds", "entries"):
+        assert reading[name].get("description"), name
+    assert set(schemas["WrongEntry"]["properties"]) == {"row", "col", "written", "correct"}
