@@ -41,6 +41,10 @@ def result_line(source: str, result, reading=None) -> dict:
             line[name] = [s.model_dump(mode="json") for s in getattr(result, name)]
     if result.conflicts:
         line["conflicts"] = result.conflicts
+    if result.entries is not None:  # a page the person wrote on
+        line |= {"entries": result.entries, "notes": [list(n) for n in result.notes],
+                 "wrong_entries": [w.model_dump(mode="json") for w in result.wrong_entries],
+                 "entries_used": result.entries_used}
     if result.message:
         line["message"] = result.message
     if reading is not None:
@@ -58,11 +62,11 @@ def error_line(source: str, error: Exception) -> dict:
 
 def solve_image(source: str, data: bytes, kind: str, time_limit: float) -> list[dict]:
     from services.recognizer import RecognitionError, recognize
-    from services.solver import PuzzleError, solve_reading
+    from services.solver import PuzzleError, solve_page
 
     try:
         reading = recognize(data, kind)
-        return [result_line(source, solve_reading(reading, time_limit=time_limit), reading)]
+        return [result_line(source, solve_page(reading, time_limit=time_limit), reading)]
     except (RecognitionError, PuzzleError) as exc:
         return [error_line(source, exc)]
 

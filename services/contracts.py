@@ -90,6 +90,16 @@ class Reading(Model):
     walls_right: list[list[float]] | None = None
     walls_down: list[list[float]] | None = None
     cage_sums: list[CageSumReading] = []
+    # Classic pages a person wrote on. cell_kinds[r][c]: probabilities of blank, printed
+    # given, the person's own digit (handwritten or entered in an app), pencil notes.
+    # entries[r][c][v]: probability that the person's digit in (r, c) is v (0 = none).
+    # On such a page `cells` holds the printed givens only (entries and notes: blank).
+    cell_kinds: list[list[list[float]]] | None = Field(
+        None, description="Classic pages: [row][col] -> probabilities of blank, printed "
+        "given, the person's own digit (handwritten or entered in an app), pencil notes")
+    entries: list[list[list[float]]] | None = Field(
+        None, description="Classic pages: [row][col][v] -> probability that the person's "
+        "own digit in the cell is v (0 = none); `cells` then holds printed givens only")
     # Geometry in the uploaded image, for the overlay and the review page.
     image_size: tuple[int, int] | None = None  # (width, height)
     corners: list[Point] | None = None  # grid corners: TL, TR, BR, BL
@@ -119,6 +129,15 @@ class Suspect(Model):
     alternatives: list[SumCandidate] = []
 
 
+class WrongEntry(Model):
+    """A digit the person wrote that contradicts the solution of the printed givens."""
+
+    row: int
+    col: int
+    written: int
+    correct: int
+
+
 class SolveResult(Model):
     kind: Kind
     size: int | None = None  # grid side; nonograms: None (see width/height)
@@ -133,6 +152,18 @@ class SolveResult(Model):
     suspects: list[Suspect] = []
     uncertain: list[Suspect] = []
     conflicts: list[str] = []  # readings that cannot hold together, in words
+    # Half-solved pages (the Reading has cell_kinds): the person's own digits (rows of ints,
+    # 0 = none), the cells holding pencil notes, and the entries the solution contradicts.
+    entries: list[list[int]] | None = Field(
+        None, description="Photographed classic pages: digits the person wrote or entered, "
+        "rows of ints, 0 = none (the printed clues are puzzle.givens)")
+    notes: list[Cell] = Field([], description="[row, col] of cells holding pencil candidates")
+    wrong_entries: list[WrongEntry] = Field(
+        [], description="the person's digits that contradict the solution: where they went "
+        "wrong")
+    entries_used: bool = Field(
+        False, description="the printed givens alone have several solutions; this one was "
+        "chosen by the person's digits (status is then needs_review)")
     message: str = ""
     seconds: float = 0.0
 

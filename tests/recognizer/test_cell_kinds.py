@@ -1,0 +1,84 @@
+"""The shipped cell-kind model on synthetic half-solved pages it was not trained on
+(training uses seeds from 700 000 up), read through the whole recognizer."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from gridsight.synth.half_solved import NOTES, half_solved_page
+from gridsight.synth.render import render_sudoku
+from services.recognizer import recognize
+from services.recognizer.cell_kinds import KINDS, MODEL_PATH, load_kind_model
+from services.recognizer.decode import decode
+from services.recognizer.pipeline import locate_either_way, read_cells
+from services.solver import solve_page
+from tests.recognizer.conftest import givens_for
+
+
+def png(image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def states(reading) -> np.ndarray:
+    """0 blank, 1-9 a digit of either kind, NOTES: the reading's most probable state."""
+    kind = np.asarray(reading.cell_kinds).argmax(-1)
+    printed = np.asarray(reading.cells)[..., 1:].argmax(-1) + 1
+    entry = np.asarray(reading.entries)[..., 1:].argmax(-1) + 1
+    return np.select([kind == 0, kind == 1, kind == 2], [0, printed, entry], NOTES)
+
+
+def test_shipped_model_loads_with_its_classes():
+    model = load_kind_model()
+    assert MODEL_PATH.exists() and model.temperature > 0
+    assert model.network.coefs_[-1].shape[1] == 20  # blank, printed 1-9, entry 1-9, notes
+    assert KINDS == ("blank", "printed", "entry", "notes")
+
+
+@pytest.mark.parametrize("app", [False, True], ids=["handwritten", "app"])
+def test_half_solved_pages_are_read_cell_by_cell(app):
+    right = total = kind_right = notes_as_given = 0
+    for seed in range(4):
+        page = half_solved_page(seed + (50 if app else 0), app=app, wrong=1)
+        reading = recognize(png(page.image), "sudoku")
+        kinds = np.asarray(reading.cell_kinds)
+        assert kinds.shape == (9, 9, 4) and np.allclose(kinds.sum(-1), 1, atol=1e-3)
+        labels = np.array(page.labels)
+        right += int((states(reading) == labels).sum())
+        total += labels.size
+        truth_kind = np.where(np.array(page.givens) > 0, 1, np.where(
+            np.array(page.entries) > 0, 2, np.where(labels == NOTES, 3, 0)))
+        kind_right += int((kinds.argmax(-1) == truth_kind).sum())
+        given_p = np.asarray(reading.cells)[..., 1:].max(-1)
+        notes_as_given += int(((labels == NOTES) & (given_p >= 0.9)).sum())
+    assert right / total >= 0.97, right / total
+    assert kind_right / total >= 0.95, kind_right / total
+    assert notes_as_given == 0
+
+
+def test_wrong_entry_on_a_page_is_found_through_the_recognizer():
+    page = half_solved_page(7, wrong=1, entry_share=0.3)
+    reading = recognize(png(page.image), "sudoku")
+    result = solve_page(reading)
+    assert result.solution == page.solution
+    listed = [(w.row, w.col, w.written, w.correct) for w in result.wrong_entries]
+    assert listed == page.wrong
+
+
+@pytest.mark.parametrize("style", ["newspaper", "app", "screenshot"])
+def test_print_only_page_keeps_the_digit_model_reading(style):
+    givens = givens_for(21)
+    data = png(render_sudoku(givens, style=style, seed=21))
+    reading = recognize(data, "sudoku")
+    gray, _, lattice = locate_either_way(decode(data)[0])
+    classic = read_cells(gray, lattice)[0]
+    assert np.allclose(reading.cells, classic / classic.sum(-1, keepdims=True), atol=1e-6)
+    assert np.asarray(reading.cell_kinds).argmax(-1).tolist() == \
+        (np.array(givens) > 0).astype(int).tolist()  # blank or printed, nothing else
+    result = solve_page(reading)
+    assert result.wrong_entries == [] and result.notes == []
+    assert not any(map(any, result.entries))

@@ -1,0 +1,97 @@
+"""Half-solved pages: the person's digits checked against the printed puzzle."""
+
+from __future__ import annotations
+
+import random
+
+from gridsight.synth.puzzles import make_sudoku
+from services.contracts import Reading
+from services.solver import solve_page
+from tests.solver.solver_readings import confident_cell
+
+KINDS = {"blank": [0.97, 0.01, 0.01, 0.01], "printed": [0.01, 0.97, 0.01, 0.01],
+         "entry": [0.01, 0.01, 0.97, 0.01], "notes": [0.01, 0.01, 0.01, 0.97]}
+
+
+def page_reading(givens, entries, notes=()) -> Reading:
+    """A Reading of a page with printed `givens`, the person's `entries` and notes cells."""
+    kinds = [[KINDS["printed" if g else "entry" if e else "notes" if (r, c) in notes
+                    else "blank"] for c, (g, e) in enumerate(zip(gr, er, strict=True))]
+             for r, (gr, er) in enumerate(zip(givens, entries, strict=True))]
+    return Reading(kind="sudoku", cells=[[confident_cell(9, v) for v in row] for row in givens],
+                   cell_kinds=kinds,
+                   entries=[[confident_cell(9, v) for v in row] for row in entries])
+
+
+def test_wrong_entries_are_listed_against_the_printed_puzzle():
+    givens, solution = make_sudoku(random.Random(3))
+    open_cells = [(r, c) for r in range(9) for c in range(9) if not givens[r][c]]
+    entries = [[0] * 9 for _ in range(9)]
+    for r, c in open_cells[:10]:
+        entries[r][c] = solution[r][c]
+    (wr, wc), (nr, nc) = open_cells[10], open_cells[11]
+    written = solution[wr][wc] % 9 + 1
+    entries[wr][wc] = written
+    result = solve_page(page_reading(givens, entries, notes={(nr, nc)}))
+    assert result.status == "solved" and result.solution == solution
+    assert result.puzzle.givens == givens  # the entries are not part of the puzzle
+    assert result.entries == entries
+    assert result.notes == [(nr, nc)]
+    assert [(w.row, w.col, w.written, w.correct) for w in result.wrong_entries] == \
+        [(wr, wc, written, solution[wr][wc])]
+    assert "contradict" in result.message
+
+
+def test_right_entries_give_no_wrong_entries():
+    givens, solution = make_sudoku(random.Random(4))
+    entries = [[solution[r][c] if not givens[r][c] and (r + c) % 2 else 0 for c in range(9)]
+               for r in range(9)]
+    result = solve_page(page_reading(givens, entries))
+    assert result.status == "solved" and result.wrong_entries == []
+    assert not result.entries_used
+
+
+def test_givens_with_several_solutions_are_solved_with_the_entries_and_say_so():
+    givens, solution = make_sudoku(random.Random(5))
+    # Drop givens until the printed puzzle alone has more than one solution.
+    weaker = [row[:] for row in givens]
+    cells = [(r, c) for r in range(9) for c in range(9) if givens[r][c]]
+    from services.solver import solve_puzzle
+    for r, c in cells:
+        weaker[r][c] = 0
+        if solve_puzzle({"kind": "sudoku", "givens": weaker}).verdict == "multiple":
+            break
+    assert solve_puzzle({"kind": "sudoku", "givens": weaker}).verdict == "multiple"
+    entries = [[solution[r][c] if not weaker[r][c] else 0 for c in range(9)] for r in range(9)]
+    result = solve_page(page_reading(weaker, entries))
+    assert result.verdict == "unique" and result.solution == solution
+    assert result.entries_used and "your own digits" in result.message
+    assert result.status == "needs_review"  # the entries chose it: never plainly solved
+
+
+def test_a_reading_without_cell_kinds_is_solved_as_before():
+    givens, solution = make_sudoku(random.Random(6))
+    reading = Reading(kind="sudoku", cells=[[confident_cell(9, v) for v in row]
+                                            for row in givens])
+    result = solve_page(reading)
+    assert result.solution == solution and result.entries is None and result.notes == []
+
+
+def test_an_entry_that_may_be_a_misread_of_the_right_digit_is_not_called_wrong():
+    givens, solution = make_sudoku(random.Random(7))
+    (r, c), (r2, c2) = [(r, c) for r in range(9) for c in range(9) if not givens[r][c]][:2]
+    right, written = solution[r][c], solution[r][c] % 9 + 1
+    reading = page_reading(givens, [[0] * 9 for _ in range(9)])
+    entries = [[list(p) for p in row] for row in reading.entries]
+    doubtful = [0.0] * 10
+    doubtful[written], doubtful[right] = 0.7, 0.3  # a 1 that may be a 7
+    sure = [0.0] * 10
+    right2 = solution[r2][c2]
+    written2 = right2 % 9 + 1
+    sure[written2], sure[right2] = 0.999, 0.001
+    entries[r][c], entries[r2][c2] = doubtful, sure
+    kinds = [[list(p) for p in row] for row in reading.cell_kinds]
+    kinds[r][c] = kinds[r2][c2] = KINDS["entry"]
+    result = solve_page(reading.model_copy(update={"entries": entries, "cell_kinds": kinds}))
+    assert result.entries[r][c] == written and result.entries[r2][c2] == written2
+    assert [(w.row, w.col) for w in result.wrong_entries] == [(r2, c2)]
