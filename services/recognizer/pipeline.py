@@ -166,6 +166,7 @@ TALLEST_DIGIT = 0.8
 # A given's box centre lies this close to the cell's centre, across and down (many fonts
 # sit high or low in their cells; a cage sum sits in the top-left corner).
 CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
+WIDEST_DIGIT = 0.5  # a digit's narrow side, as a share of the cell; cage outlines are wider
 UPRIGHT = 1.15
 
 
@@ -201,9 +202,10 @@ def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, in
     side, across = np.maximum(x1 - x0, y1 - y0), np.minimum(x1 - x0, y1 - y0)
     # Digits are longer one way than the other, whichever way up; cage outlines are square.
     large = ((side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT) & (side >= UPRIGHT * across)
-             & (np.abs((x0 + x1) / 2 - 0.5) < 0.2) & (np.abs((y0 + y1) / 2 - 0.5) < 0.2))
-    inked = (load_model().predict_proba(features[0])[:, 0] < 0.5) & large
-    turns = upright_turns(features[0], inked)
+             & (across <= WIDEST_DIGIT)
+             & (np.abs((x0 + x1) / 2 - 0.5) < 0.15) & (np.abs((y0 + y1) / 2 - 0.5) < 0.15))
+    # The blob's box, not the digit model's blank: turned digits may look blank to it.
+    turns = upright_turns(features[0], large)
     if turns:
         lattice = turn_lattice(lattice, turns)
         features = read_grid_cells(straighten(gray, lattice), SIZE)
