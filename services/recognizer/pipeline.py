@@ -166,7 +166,6 @@ TALLEST_DIGIT = 0.8
 # A given's box centre lies this close to the cell's centre, across and down (many fonts
 # sit high or low in their cells; a cage sum sits in the top-left corner).
 CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
-WIDEST_DIGIT = 0.5  # a digit's narrow side, as a share of the cell; cage outlines are wider
 UPRIGHT = 1.15
 
 
@@ -195,21 +194,24 @@ def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, in
     """(lattice indexed by the puzzle's own rows and columns, clockwise quarter turns that
     stand the picture upright, the cells' features in that orientation).
 
-    Only large, elongated digits near their cell's centre vote: small cage sums in a
-    corner, square cage outlines and pencil notes say little about which way is up."""
-    features = read_grid_cells(straighten(gray, lattice), SIZE)
-    x0, y0, x1, y1 = np.moveaxis(features[1].reshape(-1, 4), -1, 0)
-    side, across = np.maximum(x1 - x0, y1 - y0), np.minimum(x1 - x0, y1 - y0)
-    # Digits are longer one way than the other, whichever way up; cage outlines are square.
-    large = ((side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT) & (side >= UPRIGHT * across)
-             & (across <= WIDEST_DIGIT)
-             & (np.abs((x0 + x1) / 2 - 0.5) < 0.15) & (np.abs((y0 + y1) / 2 - 0.5) < 0.15))
-    # The blob's box, not the digit model's blank: turned digits may look blank to it.
-    turns = upright_turns(features[0], large)
+    Only digits vote: cells whose blob is digit-sized and near the centre, and which the
+    digit model reads as a digit in at least one of the four turns (a turned digit may
+    look blank to it, a cage outline looks blank every way). Small cage sums in a corner
+    and pencil notes do not vote."""
+    straight = straighten(gray, lattice)
+    views = [read_grid_cells(np.ascontiguousarray(np.rot90(straight, -k)), SIZE)
+             for k in range(4)]
+    blank = np.min([load_model().predict_proba(v[0])[:, 0] for v in views[:1]] +
+                   [np.rot90(load_model().predict_proba(v[0])[:, 0].reshape(SIZE, SIZE),
+                             k).ravel() for k, v in enumerate(views) if k], axis=0)
+    x0, y0, x1, y1 = np.moveaxis(views[0][1].reshape(-1, 4), -1, 0)
+    side = np.maximum(x1 - x0, y1 - y0)
+    digits = ((blank < 0.5) & (side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT)
+              & (np.abs((x0 + x1) / 2 - 0.5) < 0.2) & (np.abs((y0 + y1) / 2 - 0.5) < 0.2))
+    turns = upright_turns(views[0][0], digits)
     if turns:
         lattice = turn_lattice(lattice, turns)
-        features = read_grid_cells(straighten(gray, lattice), SIZE)
-    return lattice, turns, features
+    return lattice, turns, views[turns]
 
 
 def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarray,
