@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from services.contracts import Reading, SolveResult, WrongEntry
-from services.solver.repair import solve_reading
+from services.solver.repair import normalise_fixed, solve_reading
 
 BLANK, PRINTED, ENTRY, NOTES = range(4)
 ENTRY_PROB = 0.999  # an entry taken as a given is near-certain, but the repair may drop it
@@ -77,8 +77,7 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
             if v:
                 entries[r][c] = 0
     # A cell a person confirmed as a given (or blank) is no entry.
-    for key in (fixed or {}).get("cells", {}):
-        r, c = map(int, key.split(",")) if isinstance(key, str) else key
+    for r, c in normalise_fixed(fixed).get("cells", {}):
         entries[r][c] = 0
     update: dict = {"entries": entries, "notes": notes}
     if result.verdict == "multiple" and any(map(any, entries)):

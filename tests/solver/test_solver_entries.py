@@ -95,3 +95,14 @@ def test_an_entry_that_may_be_a_misread_of_the_right_digit_is_not_called_wrong()
     result = solve_page(reading.model_copy(update={"entries": entries, "cell_kinds": kinds}))
     assert result.entries[r][c] == written and result.entries[r2][c2] == written2
     assert [(w.row, w.col) for w in result.wrong_entries] == [(r2, c2)]
+
+
+def test_a_corrected_cell_is_no_entry_whatever_form_the_corrections_take():
+    """The review route passes corrections as [row, col, value] triples."""
+    givens, solution = make_sudoku(random.Random(7))
+    entries = [[solution[r][c] if not givens[r][c] and (r + c) % 2 else 0 for c in range(9)]
+               for r in range(9)]
+    (r, c) = next((r, c) for r in range(9) for c in range(9) if entries[r][c])
+    for fixed in ({"cells": [[r, c, solution[r][c]]]}, {"cells": {f"{r},{c}": solution[r][c]}}):
+        result = solve_page(page_reading(givens, entries), fixed=fixed)
+        assert result.entries[r][c] == 0
