@@ -7,16 +7,18 @@ come from the puzzle drawn; nothing here reads real pictures.
 
 from __future__ import annotations
 
+import io
 import random
 import time
 
 import cv2
 import numpy as np
+from PIL import Image
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
-from gridsight.synth.killer_render import STYLES, render_killer, vary
+from gridsight.synth.killer_render import TRAINED_STYLES, pick_sum_font, render_killer, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from services.recognizer.cages import (
@@ -47,19 +49,39 @@ def photo_options(rng: random.Random) -> dict:
                 jpeg_quality=rng.randint(60, 95), out_size=(1024, 768))
 
 
-def sample_killer(seed: int, style: str | None = None, photo: bool | None = None):
-    """(grey picture, truth lattice, image info with walls and sums, puzzle, solution)."""
+def cell_size(rng: random.Random) -> int:
+    """Cell side in pixels: mostly phone and web sizes, some large (sums up to ~30 px)."""
+    return rng.randint(36, 72) if rng.random() < 0.75 else rng.randint(72, 110)
+
+
+def jpeg(image: Image.Image, quality: int) -> Image.Image:
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "JPEG", quality=quality)
+    return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+
+
+def sample_killer(seed: int, style: str | None = None, photo: bool | None = None,
+                  styles=None, exclude_families: frozenset[str] = frozenset()):
+    """(grey picture, truth lattice, image info with walls and sums, puzzle, solution).
+
+    The style is drawn from `styles` (default: every trained style); sum faces from the
+    families not in `exclude_families` (for leave-one-family-out evaluation). A share of
+    the screenshots is saved as JPEG.
+    """
     rng = random.Random(seed)
-    name = style or rng.choice(sorted(STYLES))
+    name = style or rng.choice(sorted(styles or TRAINED_STYLES))
     puzzle, solution = make_killer(rng)
-    look = vary(STYLES[name], rng)
-    image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(36, 72),
-                          margin=rng.randint(6, 40))
-    info = dict(image.info)
+    look = vary(TRAINED_STYLES[name], rng)
+    font = pick_sum_font(look, rng, exclude_families)
+    image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
+                          margin=rng.randint(6, 40), sum_font=font)
+    info = dict(image.info, style=name)
     truth = np.asarray(info["lattice"], float)
     if photo if photo is not None else name == "print":
         image, t = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
         truth = t.lattice
+    elif rng.random() < 0.3:
+        image = jpeg(image, rng.randint(55, 95))
     gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
     if max(gray.shape) > WORK_SIDE:
         f = WORK_SIDE / max(gray.shape)
@@ -87,11 +109,13 @@ def inks(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.ndarray]
             thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL))
 
 
-def make_data(seeds) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def make_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset()
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(edge features, wall labels, glyph features, digit labels) of the grids of `seeds`."""
     ex, ey, gx, gy = [], [], [], []
     for seed in seeds:
-        gray, truth, info, _, _ = sample_killer(seed)
+        gray, truth, info, _, _ = sample_killer(seed, styles=styles,
+                                                exclude_families=exclude_families)
         lattice = pipeline_lattice(gray, truth, seed)
         ink_walls, ink_sums = inks(gray, lattice)
         right, down = edge_profiles(ink_walls)
@@ -125,12 +149,17 @@ def fit_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
     return best
 
 
-def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print) -> KillerModel:
-    """Train both models from scratch; deterministic up to the puzzle generator's search."""
+def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print, styles=None,
+          exclude_families: frozenset[str] = frozenset()) -> KillerModel:
+    """Train both models from scratch; deterministic up to the puzzle generator's search.
+
+    `styles` and `exclude_families` narrow the training pictures (held-out evaluation).
+    """
     started = time.perf_counter()
     base = seed * 100_000 + 1_000
-    ex, ey, gx, gy = make_data(range(base, base + grids))
-    _, _, cx, cy = make_data(range(base + 50_000, base + 50_000 + calib_grids))
+    ex, ey, gx, gy = make_data(range(base, base + grids), styles, exclude_families)
+    _, _, cx, cy = make_data(range(base + 50_000, base + 50_000 + calib_grids), styles,
+                             exclude_families)
     log(f"{len(ey)} edges, {len(gy)} glyphs, {len(cy)} calibration glyphs "
         f"({time.perf_counter() - started:.0f} s to make)")
     walls = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.1,
