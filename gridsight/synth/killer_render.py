@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
+from functools import cache
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -162,10 +163,26 @@ def is_bold(name: str) -> bool:
     return any(word in name.lower() for word in BOLD_WORDS)
 
 
+NOT_TEXT_FACES = ("LinBiolinum_K",)  # keyboard keys: each digit drawn inside a keycap
+
+
+@cache
+def lining_figures(path: str) -> bool:
+    """Whether the face's digits share one height on the baseline (lining figures), as the
+    numbers of a puzzle app are; old-style figures ('1' as short as an 'x', '7' hanging
+    below the line) are for running text."""
+    font = ImageFont.truetype(path, 64)
+    boxes = [font.getbbox(d, anchor="ls") for d in "0123456789"]
+    tops, bottoms = [b[1] for b in boxes], [b[3] for b in boxes]
+    height = max(1, -min(tops))
+    return (max(tops) - min(tops)) < 0.12 * height and max(bottoms) < 0.1 * height
+
+
 def pick_sum_font(style: KillerStyle, rng: random.Random,
                   exclude_families: frozenset[str] = frozenset()) -> str:
     """A seeded choice of sum face for `style`, from families not in `exclude_families`."""
-    fonts = [(n, p) for n, p in digit_fonts() if font_family(n) not in exclude_families]
+    fonts = [(n, p) for n, p in digit_fonts() if font_family(n) not in exclude_families
+             and n not in NOT_TEXT_FACES and lining_figures(p)]
     if style.sum_serif is not None:
         fonts = [(n, p) for n, p in fonts
                  if (font_family(n) in SERIF_FAMILIES) == style.sum_serif] or fonts
