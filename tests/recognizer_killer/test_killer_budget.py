@@ -36,7 +36,7 @@ def test_unsettled_repair_stops_early_and_names_doubtful_sums():
     started = time.perf_counter()
     result = solve_reading(reading, time_limit=10.0)
     elapsed = time.perf_counter() - started
-    assert elapsed < KILLER_SETTLE_SECONDS + 1.5
+    assert elapsed < KILLER_SETTLE_SECONDS + 3.0  # not the 10 s limit (margin: busy CI)
     assert result.status == "needs_review"
     assert result.solution is None
     assert result.suspects and all(s.what == "cage_sum" for s in result.suspects)
@@ -51,4 +51,4 @@ def test_a_reading_that_settles_is_still_solved_within_the_budget():
     started = time.perf_counter()
     result = solve_reading(recognize(data, "killer"))
     assert result.solution == solution and result.verdict == "unique"
-    assert time.perf_counter() - started < KILLER_SETTLE_SECONDS + 1.5
+    assert time.perf_counter() - started < KILLER_SETTLE_SECONDS + 3.0
