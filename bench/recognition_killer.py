@@ -1,12 +1,21 @@
-"""Killer sudoku recognition benchmark: synthetic screenshots per style and photographed print.
+"""Killer sudoku recognition benchmark: synthetic pictures per style, held-out styles and faces.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py [--quick] [--n 40]
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py --held-out \\
+        [--n 20] [--train-grids 120] [--family-folds 4]
 
-Per style: share of pictures read exactly (kind, every wall on the right side of 0.5,
-every cage sum's top candidate, every cell blank), share solved exactly by
-`solve_reading` after repair, and seconds per picture for reading alone and for reading
-plus solving (median, 95th percentile). The baseline row is classic sudoku screenshots
-read in the same run, for the time ratio. Writes bench/out/recognition_killer.md.
+Every picture goes through `recognize(kind="auto")` and `solve_reading` as a job does.
+Per group of pictures: share solved exactly (the solver's solution is the true one), read
+exactly (kind, every wall, every sum, every blank), sums read right (share of all sums),
+walls right (pictures with every wall right), kind right, wrong answers given as
+`solved`, and read + solve seconds (median, p95).
+
+The default run reads every renderer style with the shipped models, plus the permanent
+unseen styles, a small grid inside a page screenshot, photographed print and classic
+screenshots (kind right; and the time baseline). `--held-out` retrains the models once per
+held-out group on a smaller training set, leaving out one trained style (leave one style
+out) or one fold of font families (leave one family out) and reads only that group with
+it; the worst group is the figure that counts. Writes bench/out/recognition_killer*.md.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import io
 import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,19 +33,34 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import joblib  # noqa: E402
 import numpy as np  # noqa: E402
 
-from gridsight.synth.killer_render import MORE_STYLES, STYLES, render_killer, vary  # noqa: E402
+from gridsight.synth.fonts import digit_fonts, font_family  # noqa: E402
+from gridsight.synth.killer_render import (  # noqa: E402
+    ALL_STYLES,
+    TRAINED_STYLES,
+    UNSEEN_STYLES,
+    on_page,
+    pick_sum_font,
+    render_killer,
+    vary,
+)
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
-from gridsight.training.sums import photo_options  # noqa: E402
+from gridsight.training.sums import cell_size, photo_options, train  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
+from services.recognizer import sums as sum_reader  # noqa: E402
 from services.solver import solve_reading  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SEED0 = 700_000  # far from the training seeds
-ALL_STYLES = STYLES | MORE_STYLES
+TIME_LIMIT = 10.0  # the solve worker's default limit
+NAMES = {"print": "print (screenshot)", "photo": "print, photographed",
+         "dark": "app, dark mode", "fills": "colour fills, no outlines",
+         "page": "small grid in a page screenshot", "plain": "plain (unseen)",
+         "thin_colour": "thin solid coloured cages (unseen)"}
 
 
 def encode(image, fmt: str) -> bytes:
@@ -44,106 +69,205 @@ def encode(image, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def killer_case(seed: int, style: str):
-    """(picture bytes, puzzle, solution, image info) for one synthetic killer."""
+def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozenset()):
+    """(picture bytes, puzzle, solution, image info) for one synthetic killer.
+
+    `style` is a renderer style, "photo" (print, photographed), "page" (a grid of a random
+    trained style inside a page screenshot) or "mixed" (a random trained style).
+    """
     rng = random.Random(seed)
     puzzle, solution = make_killer(rng)
-    look = vary(ALL_STYLES["print" if style == "photo" else style], rng)
-    image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(36, 72),
-                          margin=rng.randint(6, 40))
+    base = {"photo": "print", "page": None, "mixed": None}.get(style, style)
+    if base is None:
+        base = rng.choice(sorted(TRAINED_STYLES))
+    look = vary(ALL_STYLES[base], rng)
+    font = pick_sum_font(look, rng, exclude_families)
+    image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
+                          margin=rng.randint(6, 40), sum_font=font)
     info = dict(image.info)
     if style == "photo":
         image, truth = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
         info["lattice"] = truth.lattice
         return encode(image, "JPEG"), puzzle, solution, info
+    if style == "page":
+        image = on_page(image, rng)
+        return encode(image, "PNG"), puzzle, solution, dict(image.info)
     return encode(image, "PNG"), puzzle, solution, info
 
 
-def read_exactly(reading, info) -> bool:
+def score_reading(reading, info) -> dict:
+    """Kind, walls, sums and blanks of one reading against the truth."""
     if reading.kind != "killer" or reading.walls_right is None:
-        return False
-    walls_ok = ((np.asarray(reading.walls_right) >= 0.5) == np.asarray(info["walls_right"])).all() \
-        and ((np.asarray(reading.walls_down) >= 0.5) == np.asarray(info["walls_down"])).all()
-    sums = {tuple(s.cell): s.candidates[0].value for s in reading.cage_sums}
-    blank = (np.asarray(reading.cells).argmax(axis=-1) == 0).all()
-    return bool(walls_ok and sums == info["sums"] and blank)
+        return dict(kind=False, walls=False, sums_right=0, exact=False)
+    walls = bool(((np.asarray(reading.walls_right) >= 0.5)
+                  == np.asarray(info["walls_right"])).all()
+                 and ((np.asarray(reading.walls_down) >= 0.5)
+                      == np.asarray(info["walls_down"])).all())
+    read = {tuple(s.cell): s.candidates[0].value for s in reading.cage_sums}
+    sums_right = sum(read.get(cell) == value for cell, value in info["sums"].items())
+    blank = bool((np.asarray(reading.cells).argmax(axis=-1) == 0).all())
+    exact = walls and read == info["sums"] and blank
+    return dict(kind=True, walls=walls, sums_right=sums_right, exact=exact)
 
 
-def run_style(style: str, count: int) -> dict:
-    exact = solved = 0
-    read_s, total_s, failures = [], [], []
-    for i in range(count):
-        seed = SEED0 + 1000 * list(ALL_STYLES).index("print" if style == "photo" else style) + i
-        if style == "photo":
-            seed += 500
-        data, _, solution, info = killer_case(seed, style)
+def run_group(name: str, cases) -> dict:
+    """Read and solve each (seed, style, excluded families) case; the group's figures."""
+    row = dict(name=name, n=0, solved=0, exact=0, kind=0, walls=0, sums=0, sums_right=0,
+               wrong_solved=0, times=[], failures=[])
+    for seed, style, exclude in cases:
+        data, _, solution, info = killer_case(seed, style, exclude)
+        row["n"] += 1
+        row["sums"] += len(info["sums"])
         started = time.perf_counter()
         try:
             reading = recognize(data, "auto")
         except RecognitionError as e:
-            failures.append(f"{seed}: {e}")
+            row["times"].append(time.perf_counter() - started)
+            row["failures"].append(f"{style} {seed}: failed to read ({e})")
             continue
-        read_s.append(time.perf_counter() - started)
-        ok = read_exactly(reading, info)
-        exact += ok
-        result = solve_reading(reading, time_limit=10.0)
-        total_s.append(time.perf_counter() - started)
+        score = score_reading(reading, info)
+        for key in ("kind", "walls", "exact"):
+            row[key] += score[key]
+        row["sums_right"] += score["sums_right"]
+        if reading.kind != "killer":
+            row["times"].append(time.perf_counter() - started)
+            row["failures"].append(f"{style} {seed}: read as {reading.kind}")
+            continue
+        result = solve_reading(reading, time_limit=TIME_LIMIT)
+        row["times"].append(time.perf_counter() - started)
         good = result.solution == solution
-        solved += good
-        if not good:
-            failures.append(f"{seed}: not solved ({result.status}, {result.message})")
-        elif not ok:
-            failures.append(f"{seed}: read with errors, repaired")
-    return dict(style=style, n=count, exact=exact / count, solved=solved / count,
-                read=read_s, total=total_s, failures=failures)
+        row["solved"] += good
+        if result.status == "solved" and not good:
+            row["wrong_solved"] += 1
+            row["failures"].append(f"{style} {seed}: WRONG answer given as solved")
+        elif not good:
+            row["failures"].append(f"{style} {seed}: not solved ({result.status}, "
+                                   f"{len(info['sums']) - score['sums_right']} sums misread, "
+                                   f"walls {'right' if score['walls'] else 'wrong'})")
+    return row
 
 
-def baseline(count: int) -> list[float]:
-    times = []
+def classic_group(count: int) -> dict:
+    """Classic screenshots read with kind=auto: kind right, and the time baseline."""
+    row = dict(name="classic sudoku screenshot (kind, time baseline)", n=count, kind=0,
+               times=[])
     for i in range(count):
         rng = random.Random(SEED0 + 90_000 + i)
         givens, _ = make_sudoku(rng)
         data = encode(render_sudoku(givens, seed=i, cell_px=rng.randint(36, 72)), "PNG")
         started = time.perf_counter()
-        recognize(data, "sudoku")
-        times.append(time.perf_counter() - started)
-    return times
+        reading = recognize(data, "auto")
+        row["times"].append(time.perf_counter() - started)
+        row["kind"] += reading.kind == "sudoku"
+    return row
 
 
 def pct(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
+HEADER = ["| group | pictures | solved exactly | read exactly | sums read right | walls right "
+          "| kind right | wrong as solved | read+solve s median / p95 |",
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+
+
+def table_row(row: dict) -> str:
+    n = max(1, row["n"])
+    return (f"| {row['name']} | {row['n']} | {row['solved'] / n:.1%} | {row['exact'] / n:.1%} "
+            f"| {row['sums_right'] / max(1, row['sums']):.2%} | {row['walls'] / n:.1%} "
+            f"| {row['kind'] / n:.1%} | {row['wrong_solved']} "
+            f"| {pct(row['times'], 50):.3f} / {pct(row['times'], 95):.3f} |")
+
+
+def style_cases(style: str, count: int, offset: int = 0) -> list:
+    index = (list(ALL_STYLES) + ["photo", "page", "mixed"]).index(style)
+    return [(SEED0 + 1000 * index + offset + i, style, frozenset()) for i in range(count)]
+
+
+def family_folds(k: int) -> list[frozenset[str]]:
+    families = sorted({font_family(n) for n, _ in digit_fonts()})
+    return [frozenset(families[i::k]) for i in range(k)]
+
+
+def use_model(model) -> None:
+    """Make recognize() read with `model` (a held-out one) from now on."""
+    path = Path(tempfile.gettempdir()) / f"gridsight-killer-heldout-{os.getpid()}.joblib"
+    joblib.dump(model, path)
+    os.environ["GRIDSIGHT_KILLER_MODEL"] = str(path)
+    sum_reader.load_killer_model.cache_clear()
+
+
+def shipped(count: int) -> tuple[list[str], list[str]]:
+    lines, notes = list(HEADER), []
+    for style in [*ALL_STYLES, "photo", "page"]:
+        row = run_group(NAMES.get(style, style), style_cases(style, count))
+        lines.append(table_row(row))
+        notes += [f"- {f}" for f in row["failures"]]
+        print(lines[-1], flush=True)
+    classic = classic_group(count)
+    lines.append(f"| {classic['name']} | {count} | - | - | - | - "
+                 f"| {classic['kind'] / count:.1%} | - "
+                 f"| {pct(classic['times'], 50):.3f} / {pct(classic['times'], 95):.3f} |")
+    print(lines[-1], flush=True)
+    return lines, notes
+
+
+def held_out(count: int, grids: int, folds: int, which: str = "all"
+             ) -> tuple[list[str], list[str]]:
+    rows, notes = [], []
+    groups = [(f"style '{s}' held out", dict(styles=sorted(set(TRAINED_STYLES) - {s})),
+               style_cases(s, count, offset=500)) for s in TRAINED_STYLES
+              if which in ("all", "styles")]
+    everything = frozenset(font_family(n) for n, _ in digit_fonts())
+    for k, fold in enumerate(family_folds(folds) if which in ("all", "fonts") else []):
+        # Trained without the fold's families; read pictures whose sums use only them.
+        cases = [(seed, style, everything - fold)
+                 for seed, style, _ in style_cases("mixed", count, offset=200 * k)]
+        groups.append((f"font fold {k + 1}/{folds} held out ({len(fold)} families)",
+                       dict(exclude_families=fold), cases))
+    for name, narrowing, cases in groups:
+        started = time.perf_counter()
+        use_model(train(grids, max(20, grids // 5), seed=1, log=lambda *_: None,
+                        **narrowing))
+        row = run_group(name, cases)
+        rows.append(row)
+        notes += [f"- {name}: {f}" for f in row["failures"]]
+        print(table_row(row), f"({time.perf_counter() - started:.0f} s)", flush=True)
+    worst = min(rows, key=lambda r: (r["solved"] / max(1, r["n"]),
+                                     r["sums_right"] / max(1, r["sums"])))
+    lines = [*HEADER, *map(table_row, rows),
+             table_row(worst | dict(name=f"**worst: {worst['name']}**"))]
+    return lines, notes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="10 pictures per style")
-    parser.add_argument("--n", type=int, default=60, help="pictures per style")
+    parser.add_argument("--quick", action="store_true", help="10 pictures per group")
+    parser.add_argument("--n", type=int, default=60, help="pictures per group")
+    parser.add_argument("--held-out", action="store_true",
+                        help="leave one style / one font fold out, retraining per group")
+    parser.add_argument("--train-grids", type=int, default=120,
+                        help="training grids per held-out group (the shipped model: 400)")
+    parser.add_argument("--family-folds", type=int, default=4)
+    parser.add_argument("--groups", choices=("all", "styles", "fonts"), default="all",
+                        help="which held-out groups (run two at once on two cores)")
     args = parser.parse_args()
     count = 10 if args.quick else args.n
-    base = baseline(count)
-    base_median = pct(base, 50)
-    lines = ["| style | pictures | read exactly | solved after repair | read s (median / p95) "
-             "| read+solve s (median / p95) | median vs classic read |",
-             "|---|---|---|---|---|---|---|",
-             f"| classic sudoku screenshot (baseline) | {count} | - | - | "
-             f"{base_median:.3f} / {pct(base, 95):.3f} | - | 1.00 |"]
-    notes = []
-    for style in ("app", "web", "colour", "fills", "print", "dark", "photo"):
-        row = run_style(style, count)
-        name = {"print": "print (screenshot)", "photo": "print, photographed",
-                "dark": "app, dark mode", "fills": "colour fills, no outlines"}.get(style, style)
-        lines.append(
-            f"| {name} | {row['n']} | {row['exact']:.1%} | {row['solved']:.1%} | "
-            f"{pct(row['read'], 50):.3f} / {pct(row['read'], 95):.3f} | "
-            f"{pct(row['total'], 50):.3f} / {pct(row['total'], 95):.3f} | "
-            f"{pct(row['read'], 50) / base_median:.2f} |")
-        notes += [f"- {style} {f}" for f in row["failures"]]
-        print(lines[-1], flush=True)
-    text = "# Killer sudoku recognition\n\n" + "\n".join(lines) + "\n"
+    started = time.perf_counter()
+    if args.held_out:
+        lines, notes = held_out(count, args.train_grids, args.family_folds, args.groups)
+        title = f"Killer recognition, held-out groups ({args.groups}, " \
+                f"{args.train_grids} training grids per group)"
+        out = f"recognition_killer_heldout_{args.groups}.md"
+    else:
+        lines, notes = shipped(count)
+        title, out = "Killer recognition, shipped models", "recognition_killer.md"
+    text = (f"# {title}\n\n{time.strftime('%Y-%m-%d')}, {time.perf_counter() - started:.0f} s,"
+            f" unseen styles: {', '.join(UNSEEN_STYLES)}\n\n" + "\n".join(lines) + "\n")
     if notes:
-        text += "\nNot read exactly or not solved:\n\n" + "\n".join(notes) + "\n"
+        text += "\nNot solved exactly:\n\n" + "\n".join(notes) + "\n"
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "recognition_killer.md").write_text(text)
+    (OUT / out).write_text(text)
     print(text)
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
+from functools import cache
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family
@@ -37,6 +39,8 @@ class KillerStyle:
     selected: RGB | None = None
     fills: tuple[RGB, ...] = ()  # cage colours; empty = no fills
     outline: bool = True  # False: cages told apart by their fill colours alone
+    sum_bold: bool | None = None  # True: bold faces only for the sums
+    texture: float = 0.0  # grain of a textured ground, in grey levels (standard deviation)
 
 
 STYLES: dict[str, KillerStyle] = {
@@ -81,14 +85,60 @@ MORE_STYLES: dict[str, KillerStyle] = {
 }
 
 
+# Styles modelled on how other apps and sites draw killers. NEW_STYLES are trained on like
+# STYLES; UNSEEN_STYLES are never used in training (a permanent held-out set for the bench).
+NEW_STYLES: dict[str, KillerStyle] = {
+    # Grey textured ground, dark lines, dashed cages; drawn at about 500 px a grid.
+    "textured": KillerStyle(
+        grid=Style(background=(200, 200, 198), line=(90, 90, 90), box_line=(20, 20, 20),
+                   thin=0.02, thick=0.05, outer=0.06, digit=((20, 20, 20),), serif=False),
+        cage=(30, 30, 30), cage_width=0.022, inset=0.1, dash=0.08, gap=0.06,
+        sum_height=0.22, sum_colour=(10, 10, 10), sum_box=False, texture=9.0),
+    # Bold serif sums, large, over dotted cages.
+    "bold_serif": KillerStyle(
+        grid=Style(thin=0.02, thick=0.06, outer=0.07, serif=True),
+        cage=(0, 0, 0), cage_width=0.025, inset=0.12, dash=0.025, gap=0.07, sum_height=0.26,
+        sum_colour=(0, 0, 0), sum_serif=True, sum_bold=True),
+    # Cage boundaries drawn on the grid lines themselves, in another colour than the grid.
+    "edge_colour": KillerStyle(
+        grid=Style(line=(175, 175, 175), box_line=(60, 60, 60), thin=0.02, thick=0.04,
+                   outer=0.05, serif=False),
+        cage=(200, 60, 50), cage_width=0.05, inset=0.0, dash=0.0, gap=0.07, sum_height=0.22,
+        sum_colour=(40, 40, 40), sum_box=False),
+}
+UNSEEN_STYLES: dict[str, KillerStyle] = {
+    # A plain site: dashed cages inset in the cells, sums in a small sans face (about 11 px
+    # at 55-px cells) and a highlighted row, column and box.
+    "plain": KillerStyle(
+        grid=Style(line=(160, 160, 160), box_line=(30, 30, 30), thin=0.018, thick=0.045,
+                   outer=0.05, serif=False),
+        cage=(70, 70, 70), cage_width=0.018, inset=0.09, dash=0.06, gap=0.05,
+        sum_height=0.2, sum_colour=(30, 30, 30), sum_bold=False, sum_box=False,
+        band=(255, 250, 215), selected=(255, 235, 150)),
+    # Thin solid coloured cage lines just inside the cells.
+    "thin_colour": KillerStyle(
+        grid=Style(line=(190, 190, 190), box_line=(50, 50, 50), thin=0.02, thick=0.05,
+                   outer=0.06, serif=False),
+        cage=(40, 90, 200), cage_width=0.02, inset=0.08, dash=0.0, gap=0.06, sum_height=0.22,
+        sum_colour=(40, 90, 200), sum_box=True, band=(236, 240, 248)),
+}
+TRAINED_STYLES = STYLES | NEW_STYLES
+ALL_STYLES = TRAINED_STYLES | MORE_STYLES | UNSEEN_STYLES
+CAGE_COLOURS = ((200, 60, 50), (40, 90, 200), (30, 140, 70), (220, 120, 20), (150, 50, 160))
+
+
 def vary(style: KillerStyle, rng: random.Random) -> KillerStyle:
     """A random variation on `style`: widths, insets, dashes, sizes and colours."""
     dark = rng.randint(0, 90)
     grey = (dark, dark, dark + rng.randint(0, 20))
     if sum(style.grid.background) < 3 * 128:  # dark mode: light outlines
         grey = tuple(255 - v for v in grey)
+    if max(style.cage) - min(style.cage) > 40:  # a coloured outline stays coloured
+        grey = rng.choice(CAGE_COLOURS)
     dash = style.dash * rng.uniform(0.6, 1.6)
-    if rng.random() < 0.2:
+    if style.dash == 0:
+        dash = 0.0  # solid stays solid
+    elif rng.random() < 0.2:
         dash = style.cage_width  # dotted
     grid = replace(style.grid, thin=style.grid.thin * rng.uniform(0.6, 1.5),
                    thick=min(0.08, style.grid.thick * rng.uniform(0.7, 1.4)),
@@ -96,19 +146,48 @@ def vary(style: KillerStyle, rng: random.Random) -> KillerStyle:
     return replace(
         style, grid=grid, cage=grey if rng.random() < 0.5 else style.cage,
         cage_width=style.cage_width * rng.uniform(0.6, 1.6),
-        inset=min(0.2, max(grid.thick / 2 + 0.06, style.inset * rng.uniform(0.8, 1.4))),
+        inset=0.0 if style.inset == 0 else  # on the grid lines stays there
+        min(0.2, max(grid.thick / 2 + 0.06, style.inset * rng.uniform(0.8, 1.4))),
         dash=dash, gap=max(0.05, style.gap * rng.uniform(0.7, 1.5)),
         sum_height=style.sum_height * rng.uniform(0.8, 1.2),
         sum_box=style.sum_box or rng.random() < 0.5,
         band=style.band if rng.random() < 0.7 else None,
-        selected=style.selected if rng.random() < 0.7 else None)
+        selected=style.selected if rng.random() < 0.7 else None,
+        texture=style.texture * rng.uniform(0.5, 1.5))
 
 
-def pick_sum_font(style: KillerStyle, rng: random.Random) -> str:
-    fonts = digit_fonts()
+BOLD_WORDS = ("bold", "black", "heavy", "semibold", "demi", "_rb", "75f")
+
+
+def is_bold(name: str) -> bool:
+    return any(word in name.lower() for word in BOLD_WORDS)
+
+
+NOT_TEXT_FACES = ("LinBiolinum_K",)  # keyboard keys: each digit drawn inside a keycap
+
+
+@cache
+def lining_figures(path: str) -> bool:
+    """Whether the face's digits share one height on the baseline (lining figures), as the
+    numbers of a puzzle app are; old-style figures ('1' as short as an 'x', '7' hanging
+    below the line) are for running text."""
+    font = ImageFont.truetype(path, 64)
+    boxes = [font.getbbox(d, anchor="ls") for d in "0123456789"]
+    tops, bottoms = [b[1] for b in boxes], [b[3] for b in boxes]
+    height = max(1, -min(tops))
+    return (max(tops) - min(tops)) < 0.12 * height and max(bottoms) < 0.1 * height
+
+
+def pick_sum_font(style: KillerStyle, rng: random.Random,
+                  exclude_families: frozenset[str] = frozenset()) -> str:
+    """A seeded choice of sum face for `style`, from families not in `exclude_families`."""
+    fonts = [(n, p) for n, p in digit_fonts() if font_family(n) not in exclude_families
+             and n not in NOT_TEXT_FACES and lining_figures(p)]
     if style.sum_serif is not None:
         fonts = [(n, p) for n, p in fonts
                  if (font_family(n) in SERIF_FAMILIES) == style.sum_serif] or fonts
+    if style.sum_bold is not None:
+        fonts = [(n, p) for n, p in fonts if is_bold(n) == style.sum_bold] or fonts
     return rng.choice(fonts)[1]
 
 
@@ -139,7 +218,7 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
                   jitter: float = 0.0) -> Image.Image:
     """`puzzle` drawn in `style`; fonts are file stems or paths (None: a seeded choice)."""
     rng = random.Random(seed)
-    look = (STYLES | MORE_STYLES)[style] if isinstance(style, str) else style
+    look = ALL_STYLES[style] if isinstance(style, str) else style
     n = puzzle.size
     layout = Layout(n, puzzle.box or default_box(n), cell_px,
                     cell_px // 2 if margin is None else margin)
@@ -161,10 +240,62 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
         digit_font = _font_path(font) if font else path
         _draw_digits(draw, layout, replace(look.grid, digit_height=0.5), puzzle.givens,
                      digit_font, rng, jitter)
+    if look.texture:
+        image = textured(image, look.texture, rng)
     walls_right, walls_down = walls_of(owner)
     image.info.update(lattice=layout.lattice(), walls_right=walls_right, walls_down=walls_down,
                       sums=head_cells(puzzle), sum_font=path)
     return image
+
+
+def textured(image: Image.Image, grain: float, rng: random.Random) -> Image.Image:
+    """Paper grain and blotches over the light ground; dark ink stays as it is."""
+    a = np.asarray(image).astype(np.float32)
+    noise = np.random.default_rng(rng.randrange(2**32))
+    h, w = a.shape[:2]
+    fine = noise.normal(0, grain, (h, w))
+    coarse = noise.normal(0, grain, (h // 16 + 2, w // 16 + 2))
+    coarse = np.asarray(Image.fromarray(coarse.astype(np.float32)).resize(
+        (w, h), Image.BILINEAR))
+    light = a.mean(axis=2, keepdims=True) / 255.0
+    a += (fine + coarse)[..., None] * light
+    return Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+
+
+def on_page(image: Image.Image, rng: random.Random, share: float = 0.1) -> Image.Image:
+    """The grid picture pasted into a screenshot of a whole page, where it covers about
+    `share` of the area, with a header bar, text lines and buttons around it. The lattice
+    in image.info is moved with it."""
+    side = image.width
+    scale = (1 / share) ** 0.5
+    width, height = round(side * scale * 1.25), round(side * scale * 0.8)
+    page = Image.new("RGB", (width, height), rng.choice([(255, 255, 255), (246, 247, 249)]))
+    draw = ImageDraw.Draw(page)
+    bar = rng.randint(40, 70)
+    draw.rectangle([0, 0, width, bar], fill=rng.choice([(40, 60, 110), (33, 33, 33),
+                                                        (230, 232, 236)]))
+    x0 = rng.randint(20, max(21, width - side - 20))
+    y0 = rng.randint(bar + 20, max(bar + 21, height - side - 20))
+    # Text: rows of grey word boxes, kept off the grid.
+    y = bar + 16
+    while y < height - 12:
+        x = 16
+        while x < width - 60:
+            word = rng.randint(18, 80)
+            if not (x0 - 12 < x + word and x < x0 + side + 12 and y0 - 12 < y + 10
+                    and y < y0 + side + 12):
+                draw.rectangle([x, y, x + word, y + 9], fill=(120, 120, 125))
+            x += word + rng.randint(6, 10)
+        y += rng.randint(20, 28)
+    for _ in range(rng.randint(2, 5)):  # buttons under the grid
+        bx = x0 + rng.randint(0, max(1, side - 90))
+        by = min(height - 40, y0 + side + rng.randint(14, 40))
+        draw.rounded_rectangle([bx, by, bx + 80, by + 30], radius=6, fill=(70, 120, 220))
+    page.paste(image, (x0, y0))
+    info = dict(image.info)
+    info["lattice"] = [[(x + x0, y + y0) for x, y in row] for row in info["lattice"]]
+    page.info.update(info)
+    return page
 
 
 def _backgrounds(look: KillerStyle, layout: Layout, owner, selected) -> dict:

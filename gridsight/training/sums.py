@@ -7,16 +7,19 @@ come from the puzzle drawn; nothing here reads real pictures.
 
 from __future__ import annotations
 
+import io
 import random
 import time
+from functools import cache
 
 import cv2
 import numpy as np
+from PIL import Image
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
-from gridsight.synth.killer_render import STYLES, render_killer, vary
+from gridsight.synth.killer_render import TRAINED_STYLES, pick_sum_font, render_killer, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from services.recognizer.cages import (
@@ -47,19 +50,39 @@ def photo_options(rng: random.Random) -> dict:
                 jpeg_quality=rng.randint(60, 95), out_size=(1024, 768))
 
 
-def sample_killer(seed: int, style: str | None = None, photo: bool | None = None):
-    """(grey picture, truth lattice, image info with walls and sums, puzzle, solution)."""
+def cell_size(rng: random.Random) -> int:
+    """Cell side in pixels: mostly phone and web sizes, some large (sums up to ~30 px)."""
+    return rng.randint(36, 72) if rng.random() < 0.75 else rng.randint(72, 110)
+
+
+def jpeg(image: Image.Image, quality: int) -> Image.Image:
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "JPEG", quality=quality)
+    return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+
+
+def sample_killer(seed: int, style: str | None = None, photo: bool | None = None,
+                  styles=None, exclude_families: frozenset[str] = frozenset()):
+    """(grey picture, truth lattice, image info with walls and sums, puzzle, solution).
+
+    The style is drawn from `styles` (default: every trained style); sum faces from the
+    families not in `exclude_families` (for leave-one-family-out evaluation). A share of
+    the screenshots is saved as JPEG.
+    """
     rng = random.Random(seed)
-    name = style or rng.choice(sorted(STYLES))
+    name = style or rng.choice(sorted(styles or TRAINED_STYLES))
     puzzle, solution = make_killer(rng)
-    look = vary(STYLES[name], rng)
-    image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(36, 72),
-                          margin=rng.randint(6, 40))
-    info = dict(image.info)
+    look = vary(TRAINED_STYLES[name], rng)
+    font = pick_sum_font(look, rng, exclude_families)
+    image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
+                          margin=rng.randint(6, 40), sum_font=font)
+    info = dict(image.info, style=name)
     truth = np.asarray(info["lattice"], float)
     if photo if photo is not None else name == "print":
         image, t = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
         truth = t.lattice
+    elif rng.random() < 0.3:
+        image = jpeg(image, rng.randint(55, 95))
     gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
     if max(gray.shape) > WORK_SIDE:
         f = WORK_SIDE / max(gray.shape)
@@ -87,29 +110,95 @@ def inks(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.ndarray]
             thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL))
 
 
-def make_data(seeds) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(edge features, wall labels, glyph features, digit labels) of the grids of `seeds`."""
+def make_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset()
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(edge features, wall labels, glyph features, digit labels) of the grids of `seeds`.
+
+    Cage boundaries drawn on the grid lines (inset 0) look, in grey, like the grid's own
+    lines: their edges teach the wall model nothing it can use, and are left out.
+    """
     ex, ey, gx, gy = [], [], [], []
     for seed in seeds:
-        gray, truth, info, _, _ = sample_killer(seed)
+        gray, truth, info, _, _ = sample_killer(seed, styles=styles,
+                                                exclude_families=exclude_families)
         lattice = pipeline_lattice(gray, truth, seed)
         ink_walls, ink_sums = inks(gray, lattice)
-        right, down = edge_profiles(ink_walls)
-        ex += [right.reshape(-1, right.shape[-1]), down.reshape(-1, down.shape[-1])]
-        ey += [np.ravel(info["walls_right"]), np.ravel(info["walls_down"])]
-        found = find_sums(ink_sums, list(info["sums"]))
-        if not found:
-            continue
-        typical = float(np.median([g[0].h for g in found.values()]))
-        for cell, glyphs in found.items():
-            text = str(info["sums"].get(cell, ""))
-            if len(glyphs) == 1 and len(text) == 2 and glyphs[0].w > MAYBE_PAIR * glyphs[0].h:
-                glyphs = split_glyph(glyphs[0])  # touching digits, as the reader cuts them
-            if len(text) != len(glyphs):
-                continue  # not a sum cell, or cut wrongly: no label to learn from
-            gx += [glyph_features(g, typical) for g in glyphs]
-            gy += [int(ch) for ch in text]
+        if TRAINED_STYLES[info["style"]].inset > 0:
+            right, down = edge_profiles(ink_walls)
+            ex += [right.reshape(-1, right.shape[-1]), down.reshape(-1, down.shape[-1])]
+            ey += [np.ravel(info["walls_right"]), np.ravel(info["walls_down"])]
+        x, y = labelled_glyphs(ink_sums, info["sums"])
+        gx += x
+        gy += y
     return np.concatenate(ex), np.concatenate(ey), np.stack(gx), np.array(gy)
+
+
+def labelled_glyphs(ink_sums: np.ndarray, sums: dict) -> tuple[list, list]:
+    """Glyph features and digit labels of the sums the reader finds, cut as it cuts them."""
+    gx, gy = [], []
+    found = find_sums(ink_sums, list(sums))
+    if not found:
+        return gx, gy
+    typical = float(np.median([g[0].h for g in found.values()]))
+    for cell, glyphs in found.items():
+        text = str(sums.get(cell, ""))
+        if len(glyphs) == 1 and len(text) == 2 and glyphs[0].w > MAYBE_PAIR * glyphs[0].h:
+            glyphs = split_glyph(glyphs[0])  # touching digits, as the reader cuts them
+        if len(text) != len(glyphs):
+            continue  # not a sum cell, or cut wrongly: no label to learn from
+        gx += [glyph_features(g, typical) for g in glyphs]
+        gy += [int(ch) for ch in text]
+    return gx, gy
+
+
+@cache
+def _layouts(count: int = 12) -> list:
+    """A few cage layouts to draw sum sheets on (their sums are redrawn at random)."""
+    return [make_killer(random.Random(90_000 + k))[0] for k in range(count)]
+
+
+def sum_sheet(seed: int, styles=None, exclude_families: frozenset[str] = frozenset()):
+    """(grey picture, lattice, {head: sum}) of a killer whose cage sums are random 1..45.
+
+    Sheets are cheap (no puzzle search, no grid finding: the true lattice, a bit off) and
+    give the digit model many more faces, sizes, grounds and compressions than the grids.
+    """
+    rng = random.Random(seed)
+    name = rng.choice(sorted(styles or TRAINED_STYLES))
+    layout = rng.choice(_layouts())
+    puzzle = layout.model_copy(update={"cages": [
+        c.model_copy(update={"sum": rng.choice([rng.randint(1, 9), rng.randint(10, 45),
+                                                rng.randint(10, 45)])})
+        for c in layout.cages]})
+    look = vary(TRAINED_STYLES[name], rng)
+    image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
+                          margin=rng.randint(6, 40),
+                          sum_font=pick_sum_font(look, rng, exclude_families))
+    sums = dict(image.info["sums"])
+    truth = np.asarray(image.info["lattice"], float)
+    if rng.random() < 0.5:
+        image = jpeg(image, rng.randint(40, 95))
+    gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
+    if max(gray.shape) > WORK_SIDE:
+        f = WORK_SIDE / max(gray.shape)
+        gray = cv2.resize(gray, (round(gray.shape[1] * f), round(gray.shape[0] * f)),
+                          interpolation=cv2.INTER_AREA)
+        truth = truth * f
+    cell = np.linalg.norm(truth[0, -1] - truth[0, 0]) / 9
+    lattice = truth + np.random.default_rng(seed).normal(0, 0.02 * cell, truth.shape)
+    return gray, lattice, sums
+
+
+def make_glyph_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset()
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(glyph features, digit labels) from the sum sheets of `seeds`."""
+    gx, gy = [], []
+    for seed in seeds:
+        gray, lattice, sums = sum_sheet(seed, styles, exclude_families)
+        x, y = labelled_glyphs(thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL), sums)
+        gx += x
+        gy += y
+    return np.stack(gx), np.array(gy)
 
 
 def fit_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
@@ -125,12 +214,24 @@ def fit_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
     return best
 
 
-def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print) -> KillerModel:
-    """Train both models from scratch; deterministic up to the puzzle generator's search."""
+def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print, styles=None,
+          exclude_families: frozenset[str] = frozenset(), sheets: int | None = None
+          ) -> KillerModel:
+    """Train both models from scratch; deterministic up to the puzzle generator's search.
+
+    `styles` and `exclude_families` narrow the training pictures (held-out evaluation);
+    `sheets` sum sheets (default: half as many as grids) add glyphs for the digit model.
+    """
     started = time.perf_counter()
     base = seed * 100_000 + 1_000
-    ex, ey, gx, gy = make_data(range(base, base + grids))
-    _, _, cx, cy = make_data(range(base + 50_000, base + 50_000 + calib_grids))
+    ex, ey, gx, gy = make_data(range(base, base + grids), styles, exclude_families)
+    sheets = grids // 2 if sheets is None else sheets
+    if sheets:
+        sx, sy = make_glyph_data(range(base + 20_000, base + 20_000 + sheets), styles,
+                                 exclude_families)
+        gx, gy = np.concatenate([gx, sx]), np.concatenate([gy, sy])
+    _, _, cx, cy = make_data(range(base + 50_000, base + 50_000 + calib_grids), styles,
+                             exclude_families)
     log(f"{len(ey)} edges, {len(gy)} glyphs, {len(cy)} calibration glyphs "
         f"({time.perf_counter() - started:.0f} s to make)")
     walls = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.1,
@@ -143,7 +244,8 @@ def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print) -> 
     model = KillerModel(walls=walls, digits=(scaler, network), info={})
     raw_accuracy = float((model.digit_proba(cx).argmax(axis=1) == cy).mean())
     fit_temperature(model, cx, cy)
-    model.info = {"grids": grids, "edges": int(len(ey)), "glyphs": int(len(gy)), "seed": seed,
+    model.info = {"grids": grids, "sheets": sheets, "edges": int(len(ey)),
+                  "glyphs": int(len(gy)), "seed": seed,
                   "calibration_glyph_accuracy": raw_accuracy,
                   "temperature": model.temperature,
                   "seconds": round(time.perf_counter() - started, 1)}

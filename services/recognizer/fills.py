@@ -54,3 +54,47 @@ def sum_consistency(cages: list[list[tuple[int, int]]], numbered: set) -> float:
     good = sum(1 for cage in cages
                if min(cage) in numbered and len(numbered.intersection(cage)) == 1)
     return good / max(1, len(cages))
+
+
+LINE_CELL = 32  # pixels per cell when sampling the colour of the lines between cells
+LINE_BAND = 3  # pixels each side of a grid line where a boundary drawn on it lies
+LINE_CHROMA = 25.0  # a boundary line at least this colourful (CIELAB chroma) ...
+GREY_LINE = 10.0  # ... on a grid whose own lines are at most this colourful
+LINE_SHARE = (0.2, 0.85)  # share of edges that are walls in a killer grid
+
+
+def coloured_line_walls(colour: np.ndarray, lattice: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Walls from cage boundaries drawn on the grid lines in a colour the grid lines lack.
+
+    Along each edge between two cells, the colour of the line beyond that of the cells on
+    either side: a coloured boundary stands out by its chroma, a grey grid line does not.
+    None when the edges do not split into coloured and grey ones as a killer's would.
+    """
+    n = lattice.shape[0] - 1
+    p = LINE_CELL
+    lab = cv2.cvtColor(straighten(colour, lattice, p), cv2.COLOR_BGR2Lab).astype(np.float32)
+    chroma = np.linalg.norm(lab[..., 1:] - 128, axis=-1)
+    a, b = int(0.25 * p), int(0.75 * p)
+    inside = chroma.reshape(n, p, n, p)[:, a:b, :, a:b]
+    fill = np.median(inside.transpose(0, 2, 1, 3).reshape(n, n, -1), axis=2)
+    right = np.zeros((n, n - 1), np.float32)
+    down = np.zeros((n - 1, n), np.float32)
+    for k in range(1, n):
+        x = k * p
+        band = chroma[:, x - LINE_BAND:x + LINE_BAND + 1].max(axis=1).reshape(n, p)
+        right[:, k - 1] = np.median(band[:, a:b], axis=1) - np.maximum(fill[:, k - 1],
+                                                                         fill[:, k])
+        band = chroma[x - LINE_BAND:x + LINE_BAND + 1, :].max(axis=0).reshape(n, p)
+        down[k - 1, :] = np.median(band[:, a:b], axis=1) - np.maximum(fill[k - 1], fill[k])
+    scores = np.concatenate([right.ravel(), down.ravel()])
+    walls = scores >= LINE_CHROMA
+    if not LINE_SHARE[0] <= walls.mean() <= LINE_SHARE[1]:
+        return None
+    if np.median(scores[~walls]) > GREY_LINE:
+        return None  # the grid's own lines are coloured too: no telling them apart
+
+    def prob(score: np.ndarray) -> np.ndarray:
+        return np.clip(1 / (1 + np.exp(-(score - LINE_CHROMA / 2) / 2.0)), 1 - SURE, SURE)
+
+    return prob(right), prob(down)

@@ -21,7 +21,13 @@ from services.recognizer.cages import (
 )
 from services.recognizer.cells import PATCH, cell_features, straighten
 from services.recognizer.classifier import load_model
-from services.recognizer.fills import cell_fills, colourful, fill_walls, sum_consistency
+from services.recognizer.fills import (
+    cell_fills,
+    coloured_line_walls,
+    colourful,
+    fill_walls,
+    sum_consistency,
+)
 from services.recognizer.grid import binarize, grid_score, rank_grids
 from services.recognizer.sums import (
     SUM_CELL,
@@ -41,6 +47,7 @@ BALANCE = 3.0  # boost of a sum alternative that makes the total right
 UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
 GAP_GUESS = 0.01  # share of a sum's doubt given to the value that would make the total right
 MAX_CAGE_SUM = SIZE * (SIZE + 1) // 2  # 45
+FAINT_CELL = 0.55  # a cell whose darkest (smoothed) ink is lighter than this share is blank
 
 
 @dataclass
@@ -101,7 +108,8 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     right, down = wall_probabilities(ink, model.walls, SIZE)
     ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
     if colour is not None:
-        right, down = outline_or_fill_walls(right, down, cell_fills(colour, lattice), ink_sums)
+        right, down = outline_or_fill_walls(right, down, cell_fills(colour, lattice), ink_sums,
+                                            colour, lattice)
     cages = regions(right, down)
     heads = [min(cage) for cage in cages]
     if np.mean(right) + np.mean(down) < 2 * CLASSIC_WALLS:  # no cages: a classic grid
@@ -121,23 +129,30 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
 
 
 def outline_or_fill_walls(right: np.ndarray, down: np.ndarray, fills: np.ndarray,
-                          ink_sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The outline walls, or in a colourful grid the fill walls if they fit the sums better.
+                          ink_sums: np.ndarray, colour: np.ndarray, lattice: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """The outline walls, or in a colourful grid the fill walls if they fit the sums better,
+    or walls drawn on the grid lines in a colour of their own (coloured_line_walls).
 
     Where cages are colour fills without outlines, the outline reader still sees a part
     of the fill edges; where both are drawn, a highlight band makes fill edges that are no
     walls. Whichever walls give more cages with exactly one number, in their first cell,
     are the cages.
     """
-    if not colourful(fills):
+    others = [fill_walls(fills)] if colourful(fills) else []
+    by_line = coloured_line_walls(colour, lattice)
+    if by_line is not None:
+        others.append(by_line)
+    if not others:
         return right, down
-    by_fill = fill_walls(fills)
     numbered = {(r, c) for r in range(SIZE) for c in range(SIZE)
                 if corner_glyphs(cell_ink(ink_sums, r, c, SIZE))}
-    if sum_consistency(regions(*by_fill), numbered) > sum_consistency(regions(right, down),
-                                                                        numbered):
-        return by_fill
-    return right, down
+    best, best_fit = (right, down), sum_consistency(regions(right, down), numbered)
+    for walls in others:
+        fit = sum_consistency(regions(*walls), numbered)
+        if fit > best_fit:
+            best, best_fit = walls, fit
+    return best
 
 
 def sure_heads(cages, right: np.ndarray, down: np.ndarray) -> list[tuple[int, int]]:
@@ -260,6 +275,10 @@ def killer_cells(gray: np.ndarray, lattice: np.ndarray, read: KillerRead) -> np.
             if (r, c) in sum_cells:  # the number in the corner reaches further in
                 ring[:int(0.55 * p), :int(0.7 * p)] = True
             cell[ring] = 255.0
+            # Textured ground (paper grain, blotches) is faint next to printed digits:
+            # a cell whose darkest smoothed ink stays faint is blank.
+            if cv2.GaussianBlur(cell, (0, 0), 1.2).min() > FAINT_CELL * 255:
+                cell[:] = 255.0
     x = cell_features(np.clip(straight, 0, 255).astype(np.uint8), SIZE)
     return load_model().predict_proba(x).reshape(SIZE, SIZE, -1)
 

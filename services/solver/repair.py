@@ -68,6 +68,11 @@ UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may 
 MAX_UNIQUE_TRIES = 8
 WALL_FLIP_CANDIDATES = 10
 EXTRA_LAYOUT_SECONDS = 1.5  # search time for other wall layouts once one gives a unique answer
+# A killer reading the repair cannot settle within this time is handed to a person
+# (needs_review, its doubtful sums as suspects) instead of spending the whole time limit.
+KILLER_SETTLE_SECONDS = 1.0
+DOUBTFUL_SUM = 0.99  # a cage sum whose top candidate is less likely than this is in doubt
+MAX_DOUBTFUL_SUMS = 8
 COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
 LOG_FLOOR = 1e-9
 UNLISTED_SUM_PROB = 1e-5  # a cage sum none of the read candidates (the last resort)
@@ -426,7 +431,8 @@ def cage_layouts(n: int, walls: list[Wall], sum_cells: set[int]):
 
 
 def solve_reading(reading: Reading, time_limit: float = 10.0,
-                  fixed: dict | None = None) -> SolveResult:
+                  fixed: dict | None = None,
+                  settle_seconds: float = KILLER_SETTLE_SECONDS) -> SolveResult:
     """Solve what the recognizer read, repairing the least likely readings when needed.
 
     `fixed` holds readings a person confirmed; they are treated as certain:
@@ -439,7 +445,8 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
     doubt and the solution is unique; "needs_review" when a reading was changed (see
     `suspects`), a kept reading's runner-up has probability > UNCERTAIN_RUNNER_UP (see
     `uncertain`) or the solution is not unique; "failed" when no reading worked (see
-    `conflicts`).
+    `conflicts`). A killer reading that `settle_seconds` of repair do not settle comes back
+    as "needs_review" with its doubtful cage sums as suspects.
     """
     if isinstance(reading, dict):
         reading = Reading.model_validate(reading)
@@ -473,7 +480,8 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
         best_cells_lp = argmax_log_prob(cells, [])
         best_sum_lp = sum(log_prob(o, o.best) for o in by_cell.values())
         outcome, layout, sums = None, None, []
-        layout_deadline = deadline
+        settle = min(deadline, started + settle_seconds)
+        layout_deadline = settle
         for lp, flipped, cages, heads in layouts:
             if outcome is not None and not isinstance(outcome, str) and \
                     lp + best_cells_lp + best_sum_lp <= outcome.log_prob:
@@ -488,10 +496,13 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
             found.log_prob += lp
             if outcome is None or isinstance(outcome, str) or better(found, outcome):
                 outcome, layout, sums = found, (flipped, cages, walls), these_sums
-            if outcome.answer.verdict == "unique" and layout_deadline == deadline:
+            if outcome.answer.verdict == "unique" and layout_deadline == settle:
                 # Less likely wall layouts rarely beat a unique answer: they get a short
                 # extra time, not the whole limit.
-                layout_deadline = min(deadline, time.perf_counter() + EXTRA_LAYOUT_SECONDS)
+                layout_deadline = min(settle, time.perf_counter() + EXTRA_LAYOUT_SECONDS)
+        if (outcome is None or outcome == "unknown") and time.perf_counter() >= settle \
+                and settle < deadline:
+            return unsettled_killer(reading, by_cell, started)
         if not isinstance(outcome, Outcome):
             sums = list(by_cell.values())  # to name the least sure of them
     return build_result(reading, geo, cells, sums, layout, outcome, started)
@@ -566,6 +577,21 @@ def unsolvable_result(reading: Reading, geo: Geometry, cells: list[Options],
         conflicts=conflicts, suspects=suspects,
         message="no reading of the picture gives a solvable puzzle; check the marked "
                 "readings",
+        seconds=round(time.perf_counter() - started, 6))
+
+
+def unsettled_killer(reading: Reading, by_cell: dict, started: float) -> SolveResult:
+    """needs_review for a killer reading the repair could not settle in time: the cage sums
+    read with the least confidence are the suspects a person should check first."""
+    ranked = sorted((o for o in by_cell.values() if not o.fixed),
+                    key=lambda o: o.prob(o.best))
+    doubtful = [o for o in ranked if o.prob(o.best) < DOUBTFUL_SUM] or ranked[:3]
+    suspects = [suspect(o, o.best) for o in doubtful[:MAX_DOUBTFUL_SUMS]]
+    return SolveResult(
+        kind=reading.kind, size=reading.size, status="needs_review", verdict="unknown",
+        suspects=suspects,
+        message=f"the cage sums could not be settled quickly; check the {len(suspects)} "
+                "least certain sum(s) and solve again",
         seconds=round(time.perf_counter() - started, 6))
 
 
