@@ -32,7 +32,7 @@ from services.contracts import (
     SOLVE_TASK,
     Job,
 )
-from services.corrections import apply_corrections
+from services.corrections import as_fixed
 from services.jobs import ACTIVE_KEY, FINAL_STATES, JobNotFound, JobStore
 from services.queue import typed_puzzle_queue
 from services.settings import Settings, get_settings
@@ -97,10 +97,11 @@ def requeue(store: JobStore, sender: Celery, job: Job, settings: Settings) -> No
               sender.signature(SOLVE_TASK, kwargs={"job_id": job.id, "revision": 1}),
               ).apply_async()
     elif job.status == "solving" and job.reading is not None:
-        reading = (apply_corrections(job.reading, job.corrections) if job.corrections
-                   else job.reading)
-        sender.send_task(SOLVE_TASK, args=(reading.model_dump(mode="json"),),
-                         kwargs={"job_id": job.id, "revision": job.revision})
+        # As the review route sends it: the reading as read, the corrections as certain.
+        sender.send_task(SOLVE_TASK, args=(job.reading.model_dump(mode="json"),),
+                         kwargs={"job_id": job.id, "revision": job.revision,
+                                 "fixed": as_fixed(job.corrections) if job.corrections
+                                 else None})
     else:
         _fail(store, job, "the job was interrupted and its input has expired; please send "
                           "it again")

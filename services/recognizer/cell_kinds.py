@@ -162,6 +162,7 @@ def kind_fields(kinds: CellKinds) -> dict:
 SURE_KIND = 0.9
 MIN_ENTRIES = 10
 MIN_NOTES = 1
+MIN_PRINTED = 10
 
 
 def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
@@ -175,6 +176,9 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     """
     kinds = read_cell_kinds(colour, lattice)
     sure = kinds.kinds > SURE_KIND
-    if sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES:
+    written = sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES
+    # A page a person wrote on still shows its printed givens (17 or more); a print-only
+    # page in a face that looks handwritten shows few "printed" cells.
+    if written and sure[..., 1].sum() >= MIN_PRINTED:
         probs = kinds.givens
     return probs, kind_fields(kinds)
