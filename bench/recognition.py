@@ -147,6 +147,18 @@ def turned_and_tagged(items, every: int = 1):
                 (360 - shown_turn) % 360
 
 
+def digit_probabilities(reading: Reading) -> np.ndarray:
+    """(81, 10) probabilities of each cell's digit, printed or the person's own: on a page
+    read as written on, `cells` holds the printed givens and `entries` the person's."""
+    given = np.asarray(reading.cells).reshape(81, 10)
+    if reading.entries is None:
+        return given
+    entry = np.asarray(reading.entries).reshape(81, 10)
+    # A cell is read as the person's digit where an entry is likelier than a printed one.
+    use_entry = (1 - entry[:, 0]) > (1 - given[:, 0])
+    return np.where(use_entry[:, None], entry, given)
+
+
 def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
     """Read every item: (name, bytes, labels) or (name, bytes, labels, expected rotation)."""
     probs, labels, seconds, exact, solved, failures, misreads = [], [], [], 0, 0, [], []
@@ -169,7 +181,7 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
             if reading.rotation != rotation[0]:
                 failures.append(f"{item}: rotation {reading.rotation}, not {rotation[0]}")
         scored = givens.ravel() != NOTES
-        p = np.asarray(reading.cells).reshape(81, 10)
+        p = digit_probabilities(reading)
         probs.append(p[scored])
         labels.append(givens.ravel()[scored])
         wrong = (p.argmax(1) != givens.ravel()) & scored
