@@ -284,3 +284,41 @@ def test_killer_sent_as_sudoku_shows_the_warning(page, tmp_path):
     warning = page.locator("#warnings li")
     warning.first.wait_for()
     assert "looks like a killer sudoku" in warning.first.inner_text()
+
+
+def test_half_solved_page_shows_the_persons_digits_and_where_they_went_wrong(page):
+    """A page the person wrote on: their digits are marked apart from the printed ones,
+    and each digit that contradicts the solution is named ("where did I go wrong?")."""
+    from services.contracts import WrongEntry
+
+    givens, solution = make_sudoku(random.Random(34))
+    picture = render_sudoku(givens, font=FONT, seed=8)
+    open_cells = [(r, c) for r in range(9) for c in range(9) if not givens[r][c]]
+    (right_r, right_c), (wrong_r, wrong_c) = open_cells[:2]
+    written = solution[wrong_r][wrong_c] % 9 + 1
+    entries = [[0] * 9 for _ in range(9)]
+    entries[right_r][right_c] = solution[right_r][right_c]
+    entries[wrong_r][wrong_c] = written
+    reading = Reading(kind="sudoku", cells=certain_cells(givens), image_size=picture.size,
+                      cell_quads=quads_from_lattice(picture.info["lattice"]))
+    result = SolveResult(kind="sudoku", size=9, status="solved", verdict="unique",
+                         puzzle=SudokuPuzzle(givens=givens), solution=solution,
+                         entries=entries, notes=[],
+                         wrong_entries=[WrongEntry(row=wrong_r, col=wrong_c, written=written,
+                                                   correct=solution[wrong_r][wrong_c])])
+    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
+    job = store.create("sudoku", image=png(picture))
+    store.update(job.id, status="solved", reading=reading, result=result)
+
+    page.goto(f"/#job={job.id}")
+    page.wait_for_selector("#solution-grid")
+    cells = page.locator("#solution-grid td")
+    assert "entry" in cells.nth(right_r * 9 + right_c).get_attribute("class").split()
+    mistake = cells.nth(wrong_r * 9 + wrong_c)
+    assert "wrong-entry" in mistake.get_attribute("class").split()
+    assert mistake.get_attribute("title") == \
+        f"you wrote {written}; the answer is {solution[wrong_r][wrong_c]}"
+    listed = page.locator("#wrong-entries li").all_inner_texts()
+    assert listed == [f"Row {wrong_r + 1}, column {wrong_c + 1}: you wrote {written}, "
+                      f"the answer is {solution[wrong_r][wrong_c]}."]
+    assert "your own digits in purple" in page.locator("#solution-grid caption").inner_text()

@@ -153,6 +153,15 @@ function showResult(job, fromPicture) {
   });
   $("#warnings").replaceChildren(...warnings);
   $("#warnings").hidden = !warnings.length;
+  // "Where did I go wrong?": the person's digits that contradict the solution.
+  const mistakes = (result?.wrong_entries || []).map((w) => {
+    const item = document.createElement("li");
+    item.textContent = `Row ${w.row + 1}, column ${w.col + 1}: you wrote ${w.written}, `
+      + `the answer is ${w.correct}.`;
+    return item;
+  });
+  $("#wrong-entries").replaceChildren(...mistakes);
+  $("#wrong-entries").hidden = !mistakes.length;
   showPicture(job, fromPicture);
   const solution = result?.solution;
   $("#result-actions").hidden = !solution;

@@ -251,11 +251,15 @@ export function solutionTable(result, grid, title = "", other = null) {
   const n = grid.length;
   const box = result.puzzle?.box || defaultBox(n);
   const givens = result.puzzle?.givens;
+  const entries = result.entries;
+  const wrong = new Map((result.wrong_entries || []).map((w) => [`${w.row},${w.col}`, w]));
   const first = grid === result.solution;
+  const legend = "given digits in bold, found digits in blue"
+    + (entries?.some((row) => row.some(Boolean))
+      ? ", your own digits in purple, the ones that contradict the solution in red" : "");
   const table = element("table", { className: "grid solution" },
                         [element("caption", {}, [`${title ? `${title}: ` : "Solved grid: "}`
-                                                 + "given digits in bold, found digits "
-                                                 + "in blue"])]);
+                                                 + legend])]);
   if (first) table.id = "solution-grid";
   table.style.setProperty("--n", n);
   const body = element("tbody");
@@ -265,7 +269,11 @@ export function solutionTable(result, grid, title = "", other = null) {
       const classes = boxClasses(row, col, n, box);
       classes.push(givens?.[row]?.[col] ? "given" : "found");
       if (other && other[row][col] !== value) classes.push("differs");
-      tr.append(element("td", { className: classes.join(" ") }, [String(value)]));
+      const mistake = wrong.get(`${row},${col}`);
+      if (entries?.[row]?.[col]) classes.push(mistake ? "wrong-entry" : "entry");
+      const cell = element("td", { className: classes.join(" ") }, [String(value)]);
+      if (mistake) cell.title = `you wrote ${mistake.written}; the answer is ${value}`;
+      tr.append(cell);
     });
     body.append(tr);
   });
