@@ -122,16 +122,14 @@ class JobStore:
     def count_attempt(self, job_id: str, stage: str, revision: int = 1) -> int:
         """How many times a task for this job's stage has started (a redelivered task
         after a worker crash counts again)."""
-        key = f"gridsight:attempts:{job_id}:{stage}:{revision}"
-        with self.redis.pipeline() as pipe:
-            pipe.incr(key)
-            pipe.expire(key, self.ttl)
-            attempts, _ = pipe.execute()
-        return int(attempts)
+        return self._count(f"gridsight:attempts:{job_id}:{stage}:{revision}")
 
     def count_requeue(self, job_id: str) -> int:
         """How many times the sweep has queued this job again."""
-        key = f"gridsight:requeues:{job_id}"
+        return self._count(f"gridsight:requeues:{job_id}")
+
+    def _count(self, key: str) -> int:
+        """Add one to a counter that expires with the jobs, and return it."""
         with self.redis.pipeline() as pipe:
             pipe.incr(key)
             pipe.expire(key, self.ttl)

@@ -67,7 +67,7 @@ def _random_style(rng: random.Random):
                    stroke=rng.choice([0.0, 0.0, 0.0, 0.01, 0.02]), serif=None)
 
 
-def _to_work(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def to_work(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     long_side = max(gray.shape)
     if long_side <= WORK_SIDE:
         return gray, lattice
@@ -129,7 +129,7 @@ def sample_grid(seed: int, fonts: list[str], photo_share: float = 0.7, fill: flo
         if cell < MIN_CELL_PX or blur > cell / 12:
             return None
     gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
-    gray, truth = _to_work(gray, truth)
+    gray, truth = to_work(gray, truth)
     cell = np.linalg.norm(truth[0, -1] - truth[0, 0]) / 9
     lattice = None
     if rng.random() < 0.5:  # the pipeline's own lattice, when it is close to the truth

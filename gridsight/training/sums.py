@@ -22,6 +22,7 @@ from sklearn.preprocessing import StandardScaler
 from gridsight.synth.killer_render import TRAINED_STYLES, pick_sum_font, render_killer, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
+from gridsight.training.digits import to_work
 from services.recognizer.cages import (
     CELL,
     edge_profiles,
@@ -30,7 +31,6 @@ from services.recognizer.cages import (
     straighten_at,
     thin_ink,
 )
-from services.recognizer.decode import WORK_SIDE
 from services.recognizer.grid import binarize, find_grid
 from services.recognizer.sums import (
     MAYBE_PAIR,
@@ -84,11 +84,7 @@ def sample_killer(seed: int, style: str | None = None, photo: bool | None = None
     elif rng.random() < 0.3:
         image = jpeg(image, rng.randint(55, 95))
     gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
-    if max(gray.shape) > WORK_SIDE:
-        f = WORK_SIDE / max(gray.shape)
-        gray = cv2.resize(gray, (round(gray.shape[1] * f), round(gray.shape[0] * f)),
-                          interpolation=cv2.INTER_AREA)
-        truth = truth * f
+    gray, truth = to_work(gray, truth)
     return gray, truth, info, puzzle, solution
 
 
@@ -179,11 +175,7 @@ def sum_sheet(seed: int, styles=None, exclude_families: frozenset[str] = frozens
     if rng.random() < 0.5:
         image = jpeg(image, rng.randint(40, 95))
     gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
-    if max(gray.shape) > WORK_SIDE:
-        f = WORK_SIDE / max(gray.shape)
-        gray = cv2.resize(gray, (round(gray.shape[1] * f), round(gray.shape[0] * f)),
-                          interpolation=cv2.INTER_AREA)
-        truth = truth * f
+    gray, truth = to_work(gray, truth)
     cell = np.linalg.norm(truth[0, -1] - truth[0, 0]) / 9
     lattice = truth + np.random.default_rng(seed).normal(0, 0.02 * cell, truth.shape)
     return gray, lattice, sums

@@ -125,23 +125,21 @@ async def require_api_key(request: Request, settings: Settings = Depends(setting
 
 async def limit_job_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
     """At most `jobs_per_minute` new jobs or corrections per client address in any 60 s."""
-    if settings.jobs_per_minute <= 0:
-        return
-    retry = await over_rate(f"gridsight:rate:jobs:{client_address(request)}",
-                            settings.jobs_per_minute)
-    if retry is not None:
-        raise ProblemError(429, "Too many jobs",
-                           f"at most {settings.jobs_per_minute} jobs a minute; "
-                           f"try again in {retry} s", headers={"Retry-After": str(retry)})
+    await _limit(request, "jobs", settings.jobs_per_minute, "Too many jobs", "jobs")
 
 
 async def limit_read_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:
     """At most `reads_per_minute` GETs of jobs, pictures and overlays per client address."""
-    if settings.reads_per_minute <= 0:
+    await _limit(request, "reads", settings.reads_per_minute, "Too many requests", "reads")
+
+
+async def _limit(request: Request, bucket: str, per_minute: int, title: str,
+                 what: str) -> None:
+    """429 with Retry-After once this client used up `per_minute` in the last 60 s
+    (0 = no limit)."""
+    if per_minute <= 0:
         return
-    retry = await over_rate(f"gridsight:rate:reads:{client_address(request)}",
-                            settings.reads_per_minute)
+    retry = await over_rate(f"gridsight:rate:{bucket}:{client_address(request)}", per_minute)
     if retry is not None:
-        raise ProblemError(429, "Too many requests",
-                           f"at most {settings.reads_per_minute} reads a minute; "
+        raise ProblemError(429, title, f"at most {per_minute} {what} a minute; "
                            f"try again in {retry} s", headers={"Retry-After": str(retry)})

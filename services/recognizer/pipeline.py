@@ -201,9 +201,9 @@ def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, in
     straight = straighten(gray, lattice)
     views = [read_grid_cells(np.ascontiguousarray(np.rot90(straight, -k)), SIZE)
              for k in range(4)]
-    blank = np.min([load_model().predict_proba(v[0])[:, 0] for v in views[:1]] +
-                   [np.rot90(load_model().predict_proba(v[0])[:, 0].reshape(SIZE, SIZE),
-                             k).ravel() for k, v in enumerate(views) if k], axis=0)
+    # Each view's blank probabilities, turned back to the picture's own cell order.
+    blank = np.min([np.rot90(load_model().predict_proba(v[0])[:, 0].reshape(SIZE, SIZE),
+                             k).ravel() for k, v in enumerate(views)], axis=0)
     x0, y0, x1, y1 = np.moveaxis(views[0][1].reshape(-1, 4), -1, 0)
     side = np.maximum(x1 - x0, y1 - y0)
     digits = ((blank < 0.5) & (side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT)
