@@ -7,6 +7,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -61,7 +62,18 @@ def _draws_digits(path: str) -> bool:
         return False
     if len({g.tobytes() for g in glyphs}) < 10:
         return False
-    return _upright(_glyph(font, "I"))
+    return _upright(_glyph(font, "I")) and not _framed([glyphs[d] for d in (1, 2, 3, 7)])
+
+
+def _framed(glyphs: list[np.ndarray]) -> bool:
+    """Whether a face draws a frame round every glyph (keyboard-key faces): then digits
+    that have no hole of their own, 1 2 3 7, all have one. No puzzle prints digits so."""
+    def has_hole(glyph: np.ndarray) -> bool:
+        _, hierarchy = cv2.findContours(glyph.astype(np.uint8), cv2.RETR_CCOMP,
+                                        cv2.CHAIN_APPROX_SIMPLE)
+        return hierarchy is not None and bool((hierarchy[0][:, 3] >= 0).any())
+
+    return all(has_hole(g) for g in glyphs)
 
 
 def _upright(stem: np.ndarray) -> bool:

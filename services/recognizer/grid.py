@@ -114,26 +114,42 @@ def _rules(profile: np.ndarray) -> np.ndarray:
     return (edges[0::2] + edges[1::2] - 1) / 2.0
 
 
-def _matches(rules: np.ndarray, first: float, last: float, count: int) -> int:
-    """How many of `count` evenly spaced positions from first to last have a rule near."""
+def _run_score(rules: np.ndarray, first: float, last: float, count: int) -> int:
+    """How well `count` evenly spaced positions from first to last explain the rules: the
+    positions with a rule near, less the rules between first and last that lie near none,
+    less a missing end rule (a grid's outline is always drawn).
+
+    Thin rules often vanish in a photo and leave only the thick box rules; a run that
+    explains those and leaves none of them unexplained still wins.
+    """
     gap = (last - first) / (count - 1)
     expected = first + gap * np.arange(count)
-    return int((np.abs(rules[None, :] - expected[:, None]).min(axis=1) < 0.2 * gap).sum())
+    distance = np.abs(rules[None, :] - expected[:, None])
+    near = distance.min(axis=1) < 0.2 * gap
+    inside = (rules > first - 0.2 * gap) & (rules < last + 0.2 * gap)
+    stray = inside & (distance.min(axis=0) >= 0.2 * gap)
+    return int(near.sum()) - int(stray.sum()) - int((~near[[0, -1]]).sum())
 
 
-def _evenly_ruled(rules: np.ndarray, count: int, span: float) -> tuple[float, float] | None:
-    """First and last rule of the evenly spaced run of `count` rules that explains the
-    rules clearly better than the outline's own edges (0 and span) do; None if none does.
-    One or two rules of a run may be missing (faint, broken by a fold)."""
-    own = _matches(rules, 0.0, span, count) if len(rules) else 0
-    best, best_matches = None, max(count - 2, own + 2)
+BOX_RULES = 4  # a 9x9 grid's four thick rules each way: the least a run must explain
+
+
+def _evenly_ruled(rules: np.ndarray, count: int, span: float) -> list[tuple[float, float]]:
+    """First and last rule of each evenly spaced run of `count` rules that explains the
+    rules clearly better than the outline's own edges (0 and span) do, and best of all
+    runs (several may tie); empty if none does. Rules of a run may be missing (faint,
+    broken by a fold)."""
+    own = _run_score(rules, 0.0, span, count) if len(rules) else 0
+    best, best_score = [], max(BOX_RULES, own + 2)
     for i, first in enumerate(rules):
         for last in rules[i + 1:]:
             if last - first < 0.5 * span:
                 continue
-            matches = _matches(rules, first, last, count)
-            if matches >= best_matches:
-                best, best_matches = (float(first), float(last)), matches
+            score = _run_score(rules, first, last, count)
+            if score > best_score:
+                best, best_score = [], score
+            if score == best_score:
+                best.append((float(first), float(last)))
     return best
 
 
@@ -142,7 +158,9 @@ def trim_to_rules(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.
 
     A ruled frame around a heading above the grid (or a box beside it) joins the grid's
     outline: the outline then holds more than size+1 rules, and its cells come out a row
-    off. Outlines with exactly the grid's rules are returned as they are.
+    off. Outlines with exactly the grid's rules are returned as they are. Where runs of
+    rules explain the rules equally well (thick rules blurred together in a small photo),
+    the one whose outline looks most like a grid wins.
     """
     side = size * RULE_CELL
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
@@ -151,14 +169,19 @@ def trim_to_rules(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.
     length = side // 3
     across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8)) > 0
     down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)) > 0
-    y_run = _evenly_ruled(_rules(across.mean(axis=1)), size + 1, side)
-    x_run = _evenly_ruled(_rules(down.mean(axis=0)), size + 1, side)
-    if y_run is None and x_run is None:
+    y_runs = _evenly_ruled(_rules(across.mean(axis=1)), size + 1, side)
+    x_runs = _evenly_ruled(_rules(down.mean(axis=0)), size + 1, side)
+    if not y_runs and not x_runs:
         return corners
-    (y0, y1), (x0, x1) = y_run or (0.0, side), x_run or (0.0, side)
-    inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    return cv2.perspectiveTransform(inner.reshape(-1, 1, 2),
-                                    np.linalg.inv(matrix)).reshape(4, 2)
+    back = np.linalg.inv(matrix)
+    outlines = []
+    for y0, y1 in y_runs or [(0.0, side)]:
+        for x0, x1 in x_runs or [(0.0, side)]:
+            inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+            outlines.append(cv2.perspectiveTransform(inner.reshape(-1, 1, 2), back).reshape(4, 2))
+    if len(outlines) == 1:
+        return outlines[0]
+    return max(outlines, key=lambda quad: grid_score(binary, quad, size))
 
 
 NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus, with all "

@@ -213,3 +213,71 @@ def lattice_fit(binary: np.ndarray, lattice: np.ndarray) -> float:
     rows = [max(ink[k * PATCH + d + 1, 3:-3].mean() for d in range(0, 5)) for k in range(n + 1)]
     cols = [max(ink[3:-3, k * PATCH + d + 1].mean() for d in range(0, 5)) for k in range(n + 1)]
     return float(np.mean(rows + cols))
+
+
+SNAP_REACH = 2.0  # cells an outline's end may move to reach the grid's own line
+SIDE_ON_INK = 0.85  # share of a side's middle on ink for it to lie on a line
+
+
+def snap_outline(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
+    """The outline with each side moved onto the straight line of ink nearest it.
+
+    An outline's corners come from a hull, which text, a fold or a shadow touching the
+    grid pulls away from the grid's own corners. Each side is replaced by the straight
+    line, within SNAP_REACH cells of it at either end, that runs along the most line ink;
+    a side with no such line stays where it is.
+    """
+    margin = CELL
+    side = size * CELL
+    target = np.array([[margin, margin], [margin + side, margin],
+                       [margin + side, margin + side], [margin, margin + side]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    dim = side + 2 * margin
+    straight = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_LINEAR)
+    # Plain ink, not the long-run line masks: a side far off is tilted in this picture,
+    # and a tilted line has no long runs along the axes.
+    ink = cv2.dilate((straight > 127).astype(np.uint8), np.ones((3, 3), np.uint8))
+    # Judge lines by their middle part: near a corner pulled off, the side crosses paper.
+    along = np.arange(margin + side // 5, margin + side - side // 5 + 1, STEP, dtype=float)
+    top = _best_line(ink, along, margin)
+    bottom = _best_line(ink, along, margin + side)
+    left = _best_line(ink.T, along, margin)
+    right = _best_line(ink.T, along, margin + side)
+    snapped = np.array([_crossing(top, left, margin, side), _crossing(top, right, margin, side),
+                        _crossing(bottom, right, margin, side),
+                        _crossing(bottom, left, margin, side)], np.float32)
+    back = np.linalg.inv(matrix)
+    return cv2.perspectiveTransform(snapped.reshape(-1, 1, 2), back).reshape(4, 2)
+
+
+def _best_line(mask: np.ndarray, along: np.ndarray, edge: float) -> tuple[float, float]:
+    """(position at along = margin, position at along = margin + side) of the straight
+    line across `mask` (indexed [across, along]) within reach of `edge` that lies on ink
+    most where `along` samples it; ties go to the line nearest the edge."""
+    reach = int(SNAP_REACH * CELL)
+    offsets = np.arange(-reach, reach + 1, dtype=float)
+    length = mask.shape[1] - 2 * CELL  # the grid's side in the straightened picture
+    share = (along - CELL) / length
+    start, end = np.meshgrid(offsets, offsets, indexing="ij")
+    across = edge + start[..., None] + (end - start)[..., None] * share
+    across = np.clip(np.round(across).astype(int), 0, mask.shape[0] - 1)
+    on_ink = mask[across, along.astype(int)].mean(axis=-1)
+    if on_ink[reach, reach] >= SIDE_ON_INK:  # the side already lies on a line: keep it
+        return edge, edge
+    # Prefer the nearest of the lines that lie on ink about as well as the best one.
+    near_best = on_ink >= on_ink.max() - 0.02
+    distance = np.where(near_best, np.abs(start) + np.abs(end), np.inf)
+    i, j = np.unravel_index(int(distance.argmin()), distance.shape)
+    if on_ink[i, j] < SIDE_ON_INK:
+        return edge, edge
+    return edge + offsets[i], edge + offsets[j]
+
+
+def _crossing(across_line: tuple[float, float], down_line: tuple[float, float],
+              start: float, length: float) -> list[float]:
+    """Where a line running across (y at x = start and x = start + length) meets one
+    running down (x at y = start and y = start + length)."""
+    (y0, y1), (x0, x1) = across_line, down_line
+    a, b = (y1 - y0) / length, (x1 - x0) / length
+    y = (y0 + a * (x0 - start) - a * b * start) / (1 - a * b)
+    return [x0 + b * (y - start), y]

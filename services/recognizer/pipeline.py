@@ -18,12 +18,13 @@ from services.recognizer.grid import (
     NO_GRID,
     WEAK_SCORE,
     binarize,
+    grid_score,
     scored_grids,
     trim_to_rules,
 )
 from services.recognizer.killer import killer_cells, read_killer, reading_fields
 from services.recognizer.kind import MIN_HEADS, decide, killer_probability
-from services.recognizer.lattice import lattice_fit, trace_lattice
+from services.recognizer.lattice import lattice_fit, snap_outline, trace_lattice
 from services.recognizer.orientation import (
     turn_lattice,
     turn_picture,
@@ -68,8 +69,12 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                                     value=int(np.median(gray))) if pad else gray
         binary = binarize(framed)
         for score, corners in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
+            refined = refined_outline(binary, corners)
+            if np.abs(refined - corners).max() >= 1.0:
+                # A heading or the page around the grid lowered the outline's own score.
+                score = max(score, grid_score(binary, refined))
+            corners = refined
             seen_any |= score >= MIN_SCORE
-            corners = trim_to_rules(binary, corners, SIZE)
             lattice, rows, cols = trace_lattice(binary, corners, SIZE)
             if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
                 continue
@@ -85,6 +90,16 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
+
+
+def refined_outline(binary: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The outline trimmed to the grid's own rules and, where that makes it more
+    grid-like, with its sides moved onto the grid's outer lines (see snap_outline)."""
+    trimmed = trim_to_rules(binary, corners, SIZE)
+    snapped = trim_to_rules(binary, snap_outline(binary, trimmed, SIZE), SIZE)
+    if np.abs(snapped - trimmed).max() < 1.0:
+        return trimmed
+    return max((trimmed, snapped), key=lambda quad: grid_score(binary, quad))
 
 
 DARK_GROUND = 110  # a picture's commonest grey below this may be a dark-mode screenshot

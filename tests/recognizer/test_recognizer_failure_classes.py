@@ -116,3 +116,11 @@ def test_explicit_killer_on_a_classic_grid_without_sums_says_why():
     with pytest.raises(RecognitionError, match="classic sudoku"):
         recognize(picture, "killer")
     assert recognize(picture, "sudoku").warnings == []
+
+
+@pytest.mark.parametrize("seed", [401, 403, 405])
+def test_framed_heading_over_a_grid_whose_thin_rules_vanish(synthetic_photo, seed):
+    """An app's light thin rules vanish in a photo and leave the box rules only; the
+    outline of heading and grid together must still be trimmed to the grid's rules."""
+    data, givens, truth = synthetic_photo(seed, "app", header_frame=True, out_size=(1024, 768))
+    check_reading(data, givens, truth, min_share=79 / 81)

@@ -35,6 +35,22 @@ def test_fonts_come_from_debian_packages():
     assert len(names) >= 5
 
 
+def test_faces_that_frame_every_glyph_are_left_out():
+    """A keyboard-key face draws each digit inside a key; no puzzle prints digits so, and
+    training or testing on it only teaches the reader frames."""
+    from PIL import ImageFont
+
+    from gridsight.synth.fonts import FONT_DIRS, _framed, _glyph
+
+    keycaps = [p for root in FONT_DIRS if root.is_dir() for p in root.rglob("LinBiolinum_K*")]
+    if keycaps:  # fonts-linuxlibertine is in scripts/font-packages.txt
+        font = ImageFont.truetype(str(keycaps[0]), 80)
+        assert _framed([_glyph(font, d) for d in "1237"])
+    assert not any("LinBiolinum_K" in name for name, _ in digit_fonts())
+    plain = ImageFont.truetype(dict(digit_fonts())["DejaVuSans"], 80)
+    assert not _framed([_glyph(plain, d) for d in "1237"])
+
+
 @pytest.mark.parametrize(("font", "style", "cell_px"), CASES)
 def test_screenshot_reads_exactly(font, style, cell_px):
     givens = givens_for(hash(font) % 1000)
