@@ -14,7 +14,8 @@ Real sets, each reported on its own, when ../shared/data is beside the repositor
   lying EXIF orientation tags: the rotation reported must stand the puzzle upright.
 Synthetic sets: screenshots, flat and curved photos, and one per failure class seen in
 real photos (framed heading on the grid, creases, shadow stripes, dark, faded, heavy
-noise, inverted). Prints and writes bench/out/recognition.md and a reliability plot.
+noise, inverted, a deep shadow at a grid corner). Prints and writes
+bench/out/recognition.md and a reliability plot.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ FAILURE_CLASSES = {
     "photo: framed heading on the grid": {"header_frame": True},
     "photo: creases": {"creases": 2},
     "photo: shadow stripes": {"stripes": 3},
+    "photo: deep shadow at a grid corner": {"corner_shadow": True},
     "photo: dark": {"exposure": "dark"},
     "photo: faded": {"exposure": "faded"},
     "photo: heavy noise": {"noise": 16.0},
@@ -164,6 +166,7 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
     probs, labels, seconds, exact, solved, failures, misreads = [], [], [], 0, 0, [], []
     solved_known = solve_reading is not None and solve
     total = kind_right = rotation_right = rotation_known = 0
+    suspects_right = suspects_known = 0
     for item, data, givens, *rotation in items:
         total += 1
         started = time.perf_counter()
@@ -194,6 +197,17 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
             got = result.puzzle.givens if result.puzzle is not None else None
             right_puzzle = got is not None and np.array_equal(np.asarray(got), givens)
             solved += right_puzzle
+            if got is not None:
+                # The suspects must name exactly the readings the repair changed.
+                read = np.asarray(reading.cells).argmax(-1)
+                changed = set(zip(*np.nonzero(read != np.asarray(got)), strict=True))
+                named = {(s.row, s.col) for s in result.suspects
+                         if s.what == "cell" and s.read != s.chosen}
+                suspects_known += 1
+                suspects_right += changed == named
+                if changed != named:
+                    failures.append(f"{item}: suspects {sorted(named)} but changed "
+                                    f"{sorted(changed)}")
             if result.status == "solved" and not right_puzzle:
                 failures.append(f"{item}: WRONG ANSWER GIVEN AS SOLVED")
     p = np.concatenate(probs) if probs else np.zeros((0, 10))
@@ -209,6 +223,7 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
         "cell_acc": float(right.sum() / len(y)) if len(y) else float("nan"),
         "exact": exact / total if total else float("nan"),
         "solved": solved / total if solved_known and total else None,
+        "suspects_right": suspects_right / suspects_known if suspects_known else None,
         "ece": expected_calibration_error(p, y) if len(y) else float("nan"),
         "worst_wrong": float(wrong_conf.max()) if len(wrong_conf) else 0.0,
         "median_s": float(np.median(seconds)), "p95_s": float(np.percentile(seconds, 95)),
@@ -218,15 +233,17 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
 
 def table(results: list[dict]) -> str:
     head = ("| set | images | grid found | read as classic | rotation right | cells right "
-            "| grids exact | solved after repair | ECE | most confident misread | median s "
-            "| p95 s |")
-    lines = [head, "|" + "---|" * 12]
+            "| grids exact | solved after repair | suspects = changes | ECE "
+            "| most confident misread | median s | p95 s |")
+    lines = [head, "|" + "---|" * 13]
     for r in results:
         solved = "-" if r["solved"] is None else f"{r['solved']:.1%}"
+        named = "-" if r["suspects_right"] is None else f"{r['suspects_right']:.1%}"
         rotation = "-" if r["rotation_right"] is None else f"{r['rotation_right']:.1%}"
         lines.append(f"| {r['set']} | {r['images']} | {r['found']} | {r['kind_right']:.1%} | "
                      f"{rotation} | {r['cell_acc']:.3%} | "
-                     f"{r['exact']:.1%} | {solved} | {r['ece']:.4f} | {r['worst_wrong']:.2f} | "
+                     f"{r['exact']:.1%} | {solved} | {named} | {r['ece']:.4f} | "
+                     f"{r['worst_wrong']:.2f} | "
                      f"{r['median_s']:.3f} | {r['p95_s']:.3f} |")
     return "\n".join(lines)
 
@@ -326,7 +343,10 @@ def main() -> None:
     photos_note = "\n\n".join(notes)
     text = table(results) + "\n\nMisreads by confidence:\n\n" + misread_confidences(results)
     solver_note = ("solved after repair: services.solver.solve_reading's puzzle equals the "
-                   "labels" if solve_reading else "solver not importable: column skipped")
+                   "labels; suspects = changes: share of solved-or-reviewed pictures whose cell "
+                   "suspects (read != chosen) are exactly the cells where the puzzle solved "
+                   "differs from the reading" if solve_reading
+                   else "solver not importable: column skipped")
     header = f"# Recognition benchmark\n\n{photos_note}\n\n{solver_note}\n"
     print(header)
     print(text)

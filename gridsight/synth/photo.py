@@ -167,7 +167,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
                lighting: float = 0.3, jpeg_quality: int = 80, clutter: bool = True,
                out_size: tuple[int, int] = (1024, 768),
                lattice=None, header_frame: bool = False, creases: int = 0,
-               stripes: int = 0, exposure: str = "normal") -> tuple[Image.Image, Truth]:
+               stripes: int = 0, exposure: str = "normal",
+               corner_shadow: bool = False) -> tuple[Image.Image, Truth]:
     """Photograph a rendered puzzle; returns the photo and where its grid went.
 
     curvature: page bend as a share of the page height (0.03 is a mild bend).
@@ -175,7 +176,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     rotation: the most degrees the page turns either way. fill: share of the photo's
     shorter side the page spans. blur: Gaussian sigma in photo pixels. noise: sensor noise
     sigma in grey levels. shadow, lighting: darkest share of a cast shadow and a light
-    falloff.
+    falloff. corner_shadow: a deep, sharp shadow (a hand, the phone) over the page beyond
+    one of the grid's corners, its edge touching that corner.
     """
     rng = _np_rng(rng)
     lat = np.asarray(lattice if lattice is not None else img.info["lattice"], dtype=float)
@@ -209,6 +211,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
         photo = _crease(photo, mask, rng)
     if stripes:
         photo *= _stripes(w, h, rng, stripes)[..., None]
+    if corner_shadow:
+        photo *= _corner_shadow(w, h, lat, rng)[..., None]
     photo = _expose(photo, exposure, rng)
     if blur > 0:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
@@ -257,6 +261,28 @@ def _crease(photo: np.ndarray, page_mask: np.ndarray, rng: np.random.Generator) 
     factor = (1 - dark + light) * step
     factor = np.where(page_mask > 127, factor, 1.0)
     return photo * factor[..., None]
+
+
+def _corner_shadow(w: int, h: int, lattice: np.ndarray,
+                   rng: np.random.Generator) -> np.ndarray:
+    """Brightness factor of a deep shadow filling the quadrant beyond one grid corner:
+    bounded by the two grid sides through that corner, extended outwards."""
+    corners = np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
+    k = int(rng.integers(4))
+    corner, before, after = corners[k], corners[k - 1], corners[(k + 1) % 4]
+    far = 4 * max(w, h)
+    # The two sides through the corner, leaving the grid, each turned a little outwards.
+    arms = []
+    for other in (before, after):
+        direction = (corner - other) / np.linalg.norm(corner - other)
+        turn = np.deg2rad(rng.uniform(-4, 4))
+        rotate = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        arms.append(corner + far * (rotate @ direction))
+    wedge = np.array([corner, arms[0], arms[0] + arms[1] - 2 * corner + corner, arms[1]])
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillPoly(mask, [np.round(wedge).astype(np.int32)], 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.8, 2.5))
+    return 1.0 - rng.uniform(0.75, 0.92) * mask
 
 
 def _stripes(w: int, h: int, rng: np.random.Generator, count: int) -> np.ndarray:

@@ -71,6 +71,21 @@ def straight_lines(binary: np.ndarray) -> np.ndarray:
     return cv2.dilate(across | down, np.ones((3, 3), np.uint8))
 
 
+def without_dark_regions(gray: np.ndarray, binary: np.ndarray) -> np.ndarray:
+    """Ink away from large dark regions (a hand's or a phone's shadow, a dark table).
+
+    The local threshold draws the edge of such a region as a line of ink; where it
+    touches a corner of the grid, the grid's outline runs on along the shadow's edge.
+    """
+    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
+    _, dark = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    wide = max(9, max(gray.shape) // 60)  # wider than any grid line or digit stroke
+    regions = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((wide, wide), np.uint8))
+    reach = max(11, (max(gray.shape) // 40) | 1)  # the local threshold's block
+    near = cv2.dilate(regions, np.ones((reach, reach), np.uint8))
+    return cv2.bitwise_and(binary, cv2.bitwise_not(near))
+
+
 def _plausible(quad: np.ndarray, image_area: float) -> bool:
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
         return False
@@ -195,7 +210,8 @@ def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
     area = float(gray.shape[0] * gray.shape[1])
     scored, seen = [], []
     near = 0.01 * max(gray.shape)  # corners this close make the same outline
-    for quad in _candidates(binary) + _candidates(straight_lines(binary)):
+    sources = (binary, straight_lines(binary), without_dark_regions(gray, binary))
+    for quad in [quad for source in sources for quad in _candidates(source)]:
         if not _plausible(quad, area) or any(np.abs(quad - q).max() < near for q in seen):
             continue
         seen.append(quad)

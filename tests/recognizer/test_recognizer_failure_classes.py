@@ -1,6 +1,6 @@
 """Failure classes real photos showed, made by the project's own generators: pages turned
 in their pixels, lying EXIF orientation tags, an explicit kind, a framed heading on the
-grid, creases, shadow stripes, dark and faded exposure."""
+grid, creases, shadow stripes, a deep shadow at a corner, dark and faded exposure."""
 
 from __future__ import annotations
 
@@ -123,4 +123,13 @@ def test_framed_heading_over_a_grid_whose_thin_rules_vanish(synthetic_photo, see
     """An app's light thin rules vanish in a photo and leave the box rules only; the
     outline of heading and grid together must still be trimmed to the grid's rules."""
     data, givens, truth = synthetic_photo(seed, "app", header_frame=True, out_size=(1024, 768))
+    check_reading(data, givens, truth, min_share=79 / 81)
+
+
+@pytest.mark.parametrize(("seed", "style"), [(350, "newspaper"), (351, "screenshot"),
+                                             (352, "bold")])
+def test_deep_shadow_touching_a_grid_corner(synthetic_photo, seed, style):
+    """A hand's or phone's shadow whose edge meets a corner of the grid: the local
+    threshold draws the shadow's edge as ink, and the outline ran on along it."""
+    data, givens, truth = synthetic_photo(seed, style, corner_shadow=True)
     check_reading(data, givens, truth, min_share=79 / 81)
