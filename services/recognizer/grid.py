@@ -168,14 +168,15 @@ def _evenly_ruled(rules: np.ndarray, count: int, span: float) -> list[tuple[floa
     return best
 
 
-def trim_to_rules(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
+def trimmed_outlines(binary: np.ndarray, corners: np.ndarray,
+                     size: int = 9) -> list[np.ndarray]:
     """The outline narrowed to the grid's own size+1 evenly spaced rules each way.
 
     A ruled frame around a heading above the grid (or a box beside it) joins the grid's
     outline: the outline then holds more than size+1 rules, and its cells come out a row
-    off. Outlines with exactly the grid's rules are returned as they are. Where runs of
-    rules explain the rules equally well (thick rules blurred together in a small photo),
-    the one whose outline looks most like a grid wins.
+    off. An outline with exactly the grid's rules comes back as it is. Where several runs
+    of rules explain the rules equally well (a heading as tall as a row; thick rules
+    blurred together in a small photo), each is returned, for the lattice to decide.
     """
     side = size * RULE_CELL
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
@@ -187,16 +188,17 @@ def trim_to_rules(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.
     y_runs = _evenly_ruled(_rules(across.mean(axis=1)), size + 1, side)
     x_runs = _evenly_ruled(_rules(down.mean(axis=0)), size + 1, side)
     if not y_runs and not x_runs:
-        return corners
+        return [corners]
     back = np.linalg.inv(matrix)
     outlines = []
-    for y0, y1 in y_runs or [(0.0, side)]:
-        for x0, x1 in x_runs or [(0.0, side)]:
+    for y0, y1 in (y_runs or [(0.0, side)])[:TIED_RUNS]:
+        for x0, x1 in (x_runs or [(0.0, side)])[:TIED_RUNS]:
             inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
             outlines.append(cv2.perspectiveTransform(inner.reshape(-1, 1, 2), back).reshape(4, 2))
-    if len(outlines) == 1:
-        return outlines[0]
-    return max(outlines, key=lambda quad: grid_score(binary, quad, size))
+    return outlines
+
+
+TIED_RUNS = 2  # tied runs of rules tried each way
 
 
 NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus, with all "

@@ -20,7 +20,7 @@ from services.recognizer.grid import (
     binarize,
     grid_score,
     scored_grids,
-    trim_to_rules,
+    trimmed_outlines,
 )
 from services.recognizer.killer import killer_cells, read_killer, reading_fields
 from services.recognizer.kind import MIN_HEADS, decide, killer_probability
@@ -68,19 +68,24 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         framed = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                     value=int(np.median(gray))) if pad else gray
         binary = binarize(framed)
-        for score, corners in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
-            refined = refined_outline(binary, corners)
-            if np.abs(refined - corners).max() >= 1.0:
-                # A heading or the page around the grid lowered the outline's own score.
-                score = max(score, grid_score(binary, refined))
-            corners = refined
-            seen_any |= score >= MIN_SCORE
-            lattice, rows, cols = trace_lattice(binary, corners, SIZE)
-            if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
+        for outline_score, outline in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
+            # Of an outline's refinements (tied runs of rules), the best-lying lattice.
+            tried = []
+            for corners in refined_outlines(binary, outline):
+                score = outline_score
+                if np.abs(corners - outline).max() >= 1.0:
+                    # A heading or the page around the grid lowered the outline's score.
+                    score = max(score, grid_score(binary, corners))
+                seen_any |= score >= MIN_SCORE
+                lattice, rows, cols = trace_lattice(binary, corners, SIZE)
+                if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
+                    continue
+                fit = lattice_fit(binary, lattice)
+                if score >= MIN_SCORE or fit >= GOOD_FIT:
+                    tried.append((fit, corners, lattice))
+            if not tried:
                 continue
-            fit = lattice_fit(binary, lattice)
-            if score < MIN_SCORE and fit < GOOD_FIT:
-                continue
+            fit, corners, lattice = max(tried, key=lambda t: t[0])
             if fit > best_fit:
                 best, best_fit = (corners - pad, lattice - pad), fit
             if fit >= GOOD_FIT:
@@ -92,14 +97,18 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     raise RecognitionError(NO_GRID)
 
 
-def refined_outline(binary: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The outline trimmed to the grid's own rules and, where that makes it more
-    grid-like, with its sides moved onto the grid's outer lines (see snap_outline)."""
-    trimmed = trim_to_rules(binary, corners, SIZE)
-    snapped = trim_to_rules(binary, snap_outline(binary, trimmed, SIZE), SIZE)
-    if np.abs(snapped - trimmed).max() < 1.0:
-        return trimmed
-    return max((trimmed, snapped), key=lambda quad: grid_score(binary, quad))
+def refined_outlines(binary: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
+    """The outline trimmed to the grid's own rules (see trimmed_outlines), each where that
+    makes it more grid-like with its sides moved onto the grid's outer lines (see
+    snap_outline)."""
+    refined = []
+    for trimmed in trimmed_outlines(binary, outline, SIZE):
+        snapped = trimmed_outlines(binary, snap_outline(binary, trimmed, SIZE), SIZE)[0]
+        if np.abs(snapped - trimmed).max() >= 1.0 and \
+                grid_score(binary, snapped) > grid_score(binary, trimmed):
+            trimmed = snapped
+        refined.append(trimmed)
+    return refined
 
 
 DARK_GROUND = 110  # a picture's commonest grey below this may be a dark-mode screenshot
