@@ -108,13 +108,18 @@ function showReview(job) {
   $("#reading").replaceChildren(editor.element);
   const suspects = suspectList(job, editor.focus);
   $("#suspects").replaceChildren(suspects);
-  addCloseUps(suspects, job.reading, imageUrl(job));
+  if (!job.image_deleted) addCloseUps(suspects, job.reading, imageUrl(job));
 }
 
 function showPicture(job, fromPicture) {
   const figure = $("#picture");
-  figure.hidden = !fromPicture;
-  if (!fromPicture) return;
+  // A failed job's picture is deleted at once (and any picture when asked): say so.
+  $("#picture-deleted").hidden = !(fromPicture && job.image_deleted);
+  figure.hidden = !fromPicture || Boolean(job.image_deleted);
+  if (figure.hidden) {
+    $("#download-overlay").hidden = true;
+    return;
+  }
   const img = $("#overlay");
   const solved = Boolean(job.result?.solution && job.reading?.cell_quads);
   img.onerror = () => {
