@@ -151,12 +151,36 @@ def test_300_long_polls_through_a_redis_stall_get_no_503(quiet_gateway):
     its end, and waited out the read timeout. Nothing changed, and the subscription says
     so, so the polls are answered with the job as it is."""
     base, store, job_ids, redis_process = quiet_gateway
+    reads_before = gets(store)
 
     def stall() -> None:
-        time.sleep(1.5)  # every poll has started
+        deadline = time.monotonic() + 3
+        while gets(store) < reads_before + len(job_ids) and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the gateway has read each job once
+        time.sleep(0.5)
         os.kill(redis_process.pid, signal.SIGSTOP)
         time.sleep(7)
         os.kill(redis_process.pid, signal.SIGCONT)
 
     statuses = long_polls(base, job_ids, 300, wait=4, meanwhile=stall)
     assert statuses == [200] * 300, {s: statuses.count(s) for s in set(statuses)}
+
+
+def calls(store: JobStore, command: str) -> int:
+    stats = store.redis.info("commandstats").get(f"cmdstat_{command}", {})
+    return int(stats.get("calls", 0))
+
+
+def test_300_long_polls_are_counted_for_metrics_in_a_few_redis_calls(quiet_gateway):
+    base, store, job_ids, _ = quiet_gateway
+    field = 'gridsight_http_requests_total{method="GET",route="/v1/jobs/{job_id}",status="200"}'
+
+    def counted() -> int:
+        lines = httpx.get(f"{base}/metrics").text.splitlines()
+        return sum(int(line.rsplit(" ", 1)[1]) for line in lines if line.startswith(field))
+
+    before, increments = counted(), calls(store, "hincrby")
+    assert long_polls(base, job_ids, 300, wait=1) == [200] * 300
+    assert counted() - before == 300  # /metrics adds this process's counts first
+    # One HINCRBY per answer used to share the pool with the polls' own reads.
+    assert calls(store, "hincrby") - increments <= 30
