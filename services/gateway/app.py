@@ -116,6 +116,7 @@ class CountRequests:
         self.app = app
         self.counts: Counter[str] = Counter()
         self.flusher: asyncio.Task | None = None
+        COUNTERS.append(self)  # flushed at shutdown too
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -164,6 +165,14 @@ class CountRequests:
             self.counts.update(counts)  # Redis away: counted at a later flush
         except Exception:  # figures never cost a request; a batch that timed out may
             pass           # have been counted, so it is dropped rather than counted twice
+
+
+COUNTERS: list[CountRequests] = []
+
+
+async def flush_counts() -> None:
+    for counter in COUNTERS:
+        await counter.flush()
 
 
 COUNT_SECONDS = 1.0
@@ -249,6 +258,7 @@ def create_app() -> FastAPI:
     app.add_middleware(LimitBody)
     app.add_middleware(WebSecurity)
     app.add_middleware(CountRequests)  # added last: outermost
+    app.router.on_shutdown.append(flush_counts)
 
     app.include_router(jobs.router)
     app.include_router(review.router)
