@@ -11,6 +11,8 @@ solved in one process with no queue (the library path of `gridsight solve`).
     .venv/bin/python bench/load.py --jobs 400 --clients 16 --restart-redis   # Redis shut down
                                    # for 3 s and started again, then killed (-9) and started
     .venv/bin/python bench/load.py --jobs 400 --clients 16 --pollers 300  # + 300 long polls
+    .venv/bin/python bench/load.py --jobs 200 --clients 16 --pollers 300 --gateway-nice 19
+                                   # ... with the gateway starved of CPU
 
 Clients ride through a Redis restart as a person's client would: an upload answered 503
 is sent again after its Retry-After. Every answer of 500 or more is counted.
@@ -261,6 +263,9 @@ def main() -> None:
                              "a third of the way in")
     parser.add_argument("--pollers", type=int, default=0,
                         help="this many extra clients long-polling jobs all along")
+    parser.add_argument("--gateway-nice", type=int, default=0,
+                        help="run the gateway at this niceness: starved of CPU, as on a "
+                             "busy machine")
     parser.add_argument("--poll", action="store_true",
                         help="poll with back-off instead of long polling (?wait=)")
     parser.add_argument("--url", help="an already running gateway (no worker kill then)")
@@ -283,7 +288,7 @@ def main() -> None:
         else:
             stack.start_broker(prefer="redis-server")
         stack.start_workers(recognize_processes=args.readers)
-        base = stack.start_gateway(port=free_port())
+        base = stack.start_gateway(port=free_port(), nice=args.gateway_nice)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -311,6 +316,7 @@ def main() -> None:
     rate = len(results) / run["elapsed"]
     print(f"\n{args.jobs} jobs, {args.clients} clients, {len(samples)} distinct screenshots, "
           f"{os.cpu_count()} cores{DISRUPTION[bool(kill), args.restart_redis]}, "
+          f"{f'gateway at nice {args.gateway_nice}, ' if args.gateway_nice else ''}"
           f"{'polling with back-off' if args.poll else 'long polling'}")
     print(f"{'figure':34} {'value':>10}")
     print(f"{'throughput (jobs/s)':34} {rate:10.1f}")

@@ -229,3 +229,7 @@ class Job(Model):
     corrections: Corrections | None = None
     result: SolveResult | None = None
     timings: dict[str, float] = {}
+    # False: the upload is deleted as soon as the job ends (asked for at upload).
+    keep_image: bool = True
+    # The upload has been deleted: the job failed, or keep_image was false.
+    image_deleted: bool = False

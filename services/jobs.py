@@ -33,6 +33,19 @@ def puzzle_key(job_id: str) -> str:
     return f"gridsight:puzzle:{job_id}"
 
 
+OVERLAY_FORMATS = ("png", "jpeg", "webp")
+
+
+def overlay_key(job_id: str, revision: int, fmt: str) -> str:
+    return f"gridsight:overlay:{job_id}:{revision}:{fmt}"
+
+
+def picture_keys(job_id: str, revision: int) -> list[str]:
+    """The upload and every overlay drawn from it (each holds the picture)."""
+    return [image_key(job_id)] + [overlay_key(job_id, r, fmt)
+                                  for r in range(1, revision + 1) for fmt in OVERLAY_FORMATS]
+
+
 def new_job_id() -> str:
     return secrets.token_urlsafe(18)  # 144 random bits: not guessable, safe in a URL
 
@@ -51,11 +64,13 @@ class JobStore:
         return cls(redis.Redis.from_url(url), ttl_seconds)
 
     def create(self, kind: RequestedKind, image: bytes | None = None,
-               puzzle_text: str | None = None) -> Job:
+               puzzle_text: str | None = None, job_id: str | None = None,
+               keep_image: bool = True) -> Job:
         """A queued job, with its upload or typed-in puzzle kept beside it, so that the
         sweep can queue it again if its task is lost."""
         now = time.time()
-        job = Job(id=new_job_id(), status="queued", kind=kind, created_at=now, updated_at=now)
+        job = Job(id=job_id or new_job_id(), status="queued", kind=kind, created_at=now,
+                  updated_at=now, keep_image=keep_image)
         with self.redis.pipeline() as pipe:
             if image is not None:
                 pipe.set(image_key(job.id), image, ex=self.ttl)
@@ -106,8 +121,13 @@ class JobStore:
                         return None
                     job = job.model_copy(update=fields | {"updated_at": time.time()})
                     job = Job.model_validate(job.model_dump())  # re-validate nested models
+                    forget_upload, picture = self._uploads_to_forget(pipe, job)
+                    if picture:
+                        job = job.model_copy(update={"image_deleted": True})
                     pipe.multi()
                     pipe.set(key, job.model_dump_json(), keepttl=True)
+                    if forget_upload:
+                        pipe.delete(*forget_upload)
                     if job.status in FINAL_STATES:
                         pipe.zrem(ACTIVE_KEY, job_id)
                     else:
@@ -118,6 +138,37 @@ class JobStore:
                     return job
                 except redis.WatchError:
                     continue
+
+    @staticmethod
+    def _uploads_to_forget(watching, job: Job) -> tuple[list[str], bool]:
+        """What to delete as this change ends the job, and whether that includes a
+        picture: a failed job's upload (nobody can correct it from the picture), and any
+        job's picture whose sender asked not to keep it."""
+        if job.status not in FINAL_STATES or job.image_deleted:
+            return [], False
+        keys = []
+        if job.status == "failed" and watching.exists(puzzle_key(job.id)):
+            keys.append(puzzle_key(job.id))  # a typed-in puzzle that failed
+        picture = ((job.status == "failed" or not job.keep_image)
+                   and bool(watching.exists(image_key(job.id))))
+        if picture:
+            keys += picture_keys(job.id, job.revision)
+        return keys, picture
+
+    def delete(self, job_id: str) -> bool:
+        """Forget a job and everything kept for it; False when there was no such job.
+        Its long polls wake and find it gone."""
+        raw = self.redis.get(job_key(job_id))
+        if raw is None:
+            return False
+        revision = Job.model_validate_json(raw).revision
+        with self.redis.pipeline() as pipe:
+            pipe.delete(job_key(job_id), puzzle_key(job_id), f"gridsight:requeues:{job_id}",
+                        *picture_keys(job_id, revision))
+            pipe.zrem(ACTIVE_KEY, job_id)
+            pipe.publish(EVENT_PREFIX + job_id, "deleted")
+            pipe.execute()
+        return True
 
     def count_attempt(self, job_id: str, stage: str, revision: int = 1) -> int:
         """How many times a task for this job's stage has started (a redelivered task

@@ -52,9 +52,16 @@ class Settings(BaseSettings):
     # stack pass them to uvicorn); none by default, so a client cannot pick its address.
     trusted_proxies: str = ""
     api_key: str | None = None  # when set, /v1 requests need the header X-API-Key
+    # More keys, one per client (a JSON list); with keys, each job belongs to the key
+    # that created it and is invisible to the others.
+    api_keys: list[str] = []
     # With a key set, /metrics needs it too unless this is true (a scraper without keys).
     metrics_public: bool = False
     cors_origins: list[str] = []  # closed by default
+
+    @property
+    def all_api_keys(self) -> list[str]:
+        return [key for key in [self.api_key, *self.api_keys] if key]
 
     @property
     def solve_time_limit(self) -> float:

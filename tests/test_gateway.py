@@ -93,8 +93,12 @@ def test_blank_image_ends_failed_with_advice(client):
 
 
 def test_image_is_returned_as_uploaded(client):
-    data = png_bytes(300, 200, (10, 20, 30))
+    # A picture that is solved: a failed job's upload is deleted (tests/test_retention.py).
+    from tests.test_retention import screenshot  # here: test_retention imports this module
+
+    data = screenshot(166)
     created = client.post("/v1/jobs", files={"image": ("a.png", data, "image/png")}).json()
+    assert wait_for_job(client, created["id"])["status"] == "solved"
     response = client.get(f"/v1/jobs/{created['id']}/image")
     assert response.status_code == 200
     assert response.headers["content-type"] == "image/png"

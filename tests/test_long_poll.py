@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import httpx
 import pytest
 import redis
 import redis.asyncio as aioredis
 
+from gridsight.stack import Stack, free_port
 from services.gateway import waiting
 from services.jobs import JobStore
-from tests.conftest import wait_for_job
+from tests.conftest import wait_for_job, wait_until_healthy
 
 SUDOKU = ("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 
@@ -90,3 +94,93 @@ def test_the_published_change_wakes_the_waiter_before_any_recheck(redis_url, mon
         document, seconds = thread.submit(asyncio.run, scenario()).result()
     assert b'"status":"solved"' in document
     assert seconds < 10
+
+
+# Many long polls at once (issue 16, item 8): a gateway and a Redis of their own, no
+# workers, so the jobs polled stay queued and only the waiting mechanism is at work.
+@pytest.fixture()
+def quiet_gateway(monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    with Stack() as stack:
+        url = stack.start_broker(prefer="redis-server")
+        monkeypatch.setenv("REDIS_URL", url)
+        base = stack.start_gateway(port=free_port())
+        wait_until_healthy(base)
+        store = JobStore(redis.Redis.from_url(url), 600)
+        job_ids = [store.create("sudoku").id for _ in range(3)]
+        # One long poll first, so that the gateway's subscription is up.
+        assert httpx.get(f"{base}/v1/jobs/{job_ids[0]}", params={"wait": 0.5}).status_code == 200
+        yield base, store, job_ids, stack.processes[0]
+
+
+def long_polls(base: str, job_ids: list[str], count: int, wait: float,
+               meanwhile=None) -> list[int]:
+    """`count` concurrent long polls of the jobs, all on their own connections; the
+    status of each (599 when no answer came), while `meanwhile` runs in a thread."""
+    async def burst() -> list:
+        limits = httpx.Limits(max_connections=count, max_keepalive_connections=0)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+            polls = [http.get(f"/v1/jobs/{job_ids[i % len(job_ids)]}", params={"wait": wait})
+                     for i in range(count)]
+            side = asyncio.to_thread(meanwhile) if meanwhile else asyncio.sleep(0)
+            answers = await asyncio.gather(*polls, side, return_exceptions=True)
+            return answers[:count]
+
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own (see above)
+        answers = thread.submit(asyncio.run, burst()).result()
+    return [a.status_code if isinstance(a, httpx.Response) else 599 for a in answers]
+
+
+def gets(store: JobStore) -> int:
+    return int(store.redis.info("commandstats").get("cmdstat_get", {}).get("calls", 0))
+
+
+def test_300_long_polls_of_jobs_that_do_not_move_share_their_reads(quiet_gateway):
+    base, store, job_ids, _ = quiet_gateway
+    before = gets(store)
+    statuses = long_polls(base, job_ids, 300, wait=3)
+    assert statuses == [200] * 300, sorted(set(statuses))
+    # Each poll used to read its job at its start, at every recheck and at its end
+    # (about 1 200 GETs here); the waiters of one job now share what was read.
+    assert gets(store) - before <= 30, gets(store) - before
+
+
+def test_300_long_polls_through_a_redis_stall_get_no_503(quiet_gateway):
+    """A Redis that answers late (paused here for 7 s; a starved machine does the same)
+    used to fail every poll whose time ran out meanwhile with a 503: each read again at
+    its end, and waited out the read timeout. Nothing changed, and the subscription says
+    so, so the polls are answered with the job as it is."""
+    base, store, job_ids, redis_process = quiet_gateway
+    reads_before = gets(store)
+
+    def stall() -> None:
+        deadline = time.monotonic() + 3
+        while gets(store) < reads_before + len(job_ids) and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the gateway has read each job once
+        time.sleep(0.5)
+        os.kill(redis_process.pid, signal.SIGSTOP)
+        time.sleep(7)
+        os.kill(redis_process.pid, signal.SIGCONT)
+
+    statuses = long_polls(base, job_ids, 300, wait=4, meanwhile=stall)
+    assert statuses == [200] * 300, {s: statuses.count(s) for s in set(statuses)}
+
+
+def calls(store: JobStore, command: str) -> int:
+    stats = store.redis.info("commandstats").get(f"cmdstat_{command}", {})
+    return int(stats.get("calls", 0))
+
+
+def test_300_long_polls_are_counted_for_metrics_in_a_few_redis_calls(quiet_gateway):
+    base, store, job_ids, _ = quiet_gateway
+    field = 'gridsight_http_requests_total{method="GET",route="/v1/jobs/{job_id}",status="200"}'
+
+    def counted() -> int:
+        lines = httpx.get(f"{base}/metrics").text.splitlines()
+        return sum(int(line.rsplit(" ", 1)[1]) for line in lines if line.startswith(field))
+
+    before, increments = counted(), calls(store, "hincrby")
+    assert long_polls(base, job_ids, 300, wait=1) == [200] * 300
+    assert counted() - before == 300  # /metrics adds this process's counts first
+    # One HINCRBY per answer used to share the pool with the polls' own reads.
+    assert calls(store, "hincrby") - increments <= 30

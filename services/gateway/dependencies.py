@@ -107,20 +107,25 @@ async def over_rate(key: str, limit: int, window: float = RATE_WINDOW_SECONDS) -
 async def require_api_key(request: Request, settings: Settings = Depends(settings_dep),
                           x_api_key: str | None = Header(None, description="Needed when the "
                                                          "server sets GRIDSIGHT_API_KEY")
-                          ) -> None:
+                          ) -> str | None:
+    """The caller's key, which owns the jobs it creates; None when no keys are set."""
+    keys = settings.all_api_keys
+    if not keys:
+        return None
     # Compared as bytes: a header may hold any Latin-1 text, which compare_digest refuses
-    # as str unless it is ASCII.
-    if settings.api_key and not secrets.compare_digest(
-            (x_api_key or "").encode("utf-8", "surrogateescape"),
-            settings.api_key.encode("utf-8")):
-        # Guessing keys is limited too.
-        retry = settings.failed_keys_per_minute > 0 and await over_rate(
-            f"gridsight:rate:auth:{client_address(request)}", settings.failed_keys_per_minute)
-        if retry:
-            raise ProblemError(429, "Too many failed keys",
-                               f"try again in {retry} s", headers={"Retry-After": str(retry)})
-        raise ProblemError(401, "API key required", "send the key in the X-API-Key header",
-                           headers={"WWW-Authenticate": "X-API-Key"})
+    # as str unless it is ASCII. Every key is compared, so the time says nothing of which.
+    sent = (x_api_key or "").encode("utf-8", "surrogateescape")
+    matches = [key for key in keys if secrets.compare_digest(sent, key.encode("utf-8"))]
+    if matches:
+        return matches[0]
+    # Guessing keys is limited too.
+    retry = settings.failed_keys_per_minute > 0 and await over_rate(
+        f"gridsight:rate:auth:{client_address(request)}", settings.failed_keys_per_minute)
+    if retry:
+        raise ProblemError(429, "Too many failed keys",
+                           f"try again in {retry} s", headers={"Retry-After": str(retry)})
+    raise ProblemError(401, "API key required", "send the key in the X-API-Key header",
+                       headers={"WWW-Authenticate": "X-API-Key"})
 
 
 async def limit_job_rate(request: Request, settings: Settings = Depends(settings_dep)) -> None:

@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from services.contracts import Problem
 
@@ -49,11 +50,14 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem_response(exc.problem, headers=exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
-    async def on_http(_: Request, exc: StarletteHTTPException):
+    async def on_http(request: Request, exc: StarletteHTTPException):
         title = {404: "Not found", 405: "Method not allowed"}.get(exc.status_code, "HTTP error")
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = (headers or {}) | {"Allow": allowed_methods(request)}
         return problem_response(
             Problem(status=exc.status_code, title=title, detail=str(exc.detail)),
-            headers=getattr(exc, "headers", None),
+            headers=headers,
         )
 
     @app.exception_handler(RequestValidationError)
@@ -88,3 +92,14 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem_response(
             Problem(status=500, title="Internal error", detail=type(exc).__name__)
         )
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method of every route at this path: Starlette's 405 names only the first
+    route's (GET and DELETE /v1/jobs/{id} are two routes)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))

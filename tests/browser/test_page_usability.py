@@ -65,6 +65,30 @@ def test_a_shared_link_shows_its_job_in_view(page, tmp_path):
                            f"return ({FOCUSED})(n) || document.activeElement.id === 'job'; }}")
 
 
+def test_a_failed_jobs_page_says_its_picture_was_deleted(page):
+    # The store deletes a failed job's upload (issue 16, item 12): no broken picture.
+    givens, _ = make_sudoku(random.Random(84))
+    job_id = reading_job(givens, status="failed")
+    page.goto(f"/#job={job_id}")
+    page.wait_for_selector(FINISHED + " #picture-deleted:not([hidden])")
+    assert page.locator("#picture").is_hidden()
+    assert page.locator("#review").is_visible()  # the reading is still shown
+    assert page.request.get(f"/v1/jobs/{job_id}/image").status == 404
+
+
+def test_an_ended_job_is_deleted_from_the_page(page):
+    givens, _ = make_sudoku(random.Random(85))
+    job_id = reading_job(givens, status="needs_review")
+    page.goto(f"/#job={job_id}")
+    page.wait_for_selector(FINISHED + " #review:not([hidden])")
+    page.get_by_role("button", name="Delete this job and its picture from the server").click()
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".startsWith('Deleted')")
+    assert page.locator("#review").is_hidden() and page.locator("#result").is_hidden()
+    assert "#job=" not in page.url
+    assert page.request.get(f"/v1/jobs/{job_id}").status == 404
+
+
 def test_a_refused_upload_ends_the_status_and_shows_its_error_in_view(page):
     page.goto("/")
     page.get_by_label("A picture from this device").set_input_files(

@@ -6,10 +6,9 @@ import io
 import json
 import logging
 import warnings
-from typing import Annotated
 
 from celery import chain
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from PIL import Image, UnidentifiedImageError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -30,9 +29,10 @@ from services.gateway.dependencies import (
     require_api_key,
     settings_dep,
 )
+from services.gateway.ownership import OwnedJobId, job_not_found, new_owned_job_id
 from services.gateway.problems import PROBLEM_JSON, ProblemError, excerpt
 from services.gateway.waiting import job_events
-from services.jobs import JobNotFound, JobStore
+from services.jobs import FINAL_STATES, JobNotFound, JobStore
 from services.queue import typed_puzzle_queue
 from services.settings import Settings
 
@@ -47,14 +47,15 @@ IMAGE_FORMATS = {"JPEG": "image/jpeg", "MPO": "image/jpeg", "PNG": "image/png",
 # A square grid in a picture longer than this many times its width would have cells
 # too small to read (and such strips break image scaling).
 MAX_ASPECT = 16
-JobId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
+PICTURE_DELETED = ("the picture was deleted when the job ended (a failed job's upload is "
+                   "never kept, and the sender may ask for it not to be)")
 
 PROBLEM_RESPONSES = {
     code: {"model": Problem, "content": {PROBLEM_JSON: {}}, "description": text}
     for code, text in {
         400: "The request body could not be parsed",
         401: "API key missing or wrong",
-        404: "No such job (or it expired)",
+        404: "No such job (it expired, was deleted, or belongs to another API key)",
         413: "Upload too large",
         415: "Not a supported image or puzzle format",
         422: "Invalid request",
@@ -76,6 +77,9 @@ UPLOAD_BODY = {
                                   "description": "Photo or screenshot: JPEG, PNG, WebP, "
                                                  "BMP or TIFF"},
                         "kind": {"type": "string", "enum": list(IMAGE_KINDS), "default": "auto"},
+                        "keep_image": {"type": "boolean", "default": True,
+                                       "description": "false: delete the picture as soon "
+                                                      "as the job ends (no overlay then)"},
                     },
                 }
             },
@@ -155,8 +159,10 @@ def accepted(job: Job, response: Response) -> JobCreated:
              responses=PROBLEM_RESPONSES, dependencies=[Depends(limit_job_rate)],
              summary="Upload a photo, screenshot or typed-in puzzle to be solved")
 async def create_job(request: Request, response: Response,
-                     settings: Settings = Depends(settings_dep)) -> JobCreated:
+                     settings: Settings = Depends(settings_dep),
+                     key: str | None = Depends(require_api_key)) -> JobCreated:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    job_id = new_owned_job_id(key)
     store, sender = get_store(), get_sender()
     if content_type == "multipart/form-data":
         try:
@@ -169,10 +175,12 @@ async def create_job(request: Request, response: Response,
             raise ProblemError(422, "Missing image", "send the picture in the multipart "
                                                      "field 'image'")
         kind = check_kind(str(form.get("kind") or "auto"), IMAGE_KINDS)
+        keep_image = check_flag("keep_image", form.get("keep_image"))
         data = await upload.read(settings.max_upload_bytes + 1)
         check_image(data, settings)
         # Storing and queueing block on Redis: in the thread pool, never on the event loop.
-        job = await run_in_threadpool(store.create, kind, image=data)
+        job = await run_in_threadpool(store.create, kind, image=data, job_id=job_id,
+                                      keep_image=keep_image)
         await run_in_threadpool(queue_or_fail, store, job, lambda: chain(
             sender.signature(RECOGNIZE_TASK, args=(job.id, kind)),
             sender.signature(SOLVE_TASK, kwargs={"job_id": job.id, "revision": 1}),
@@ -191,7 +199,7 @@ async def create_job(request: Request, response: Response,
                 raise ProblemError(422, "Invalid puzzle", "send one puzzle as a JSON object")
             kind = str(document.get("kind", kind))
         kind = check_kind(kind, PUZZLE_KINDS)
-        job = await run_in_threadpool(store.create, kind, puzzle_text=text)
+        job = await run_in_threadpool(store.create, kind, puzzle_text=text, job_id=job_id)
         await run_in_threadpool(queue_or_fail, store, job, lambda: sender.send_task(
             SOLVE_TASK, args=(None,),
             kwargs={"job_id": job.id, "revision": 1, "puzzle_text": text, "kind": kind},
@@ -201,6 +209,14 @@ async def create_job(request: Request, response: Response,
     raise ProblemError(415, "Unsupported content type",
                        "send multipart/form-data with an 'image' field, or a puzzle as "
                        "application/json or text/plain")
+
+
+def check_flag(name: str, value) -> bool:
+    text = "true" if value is None else str(value).strip().lower()
+    if text not in ("true", "false"):
+        raise ProblemError(422, f"Invalid {name}",
+                           f"{name} must be true or false; got {excerpt(text)}")
+    return text == "true"
 
 
 def parse_json(text: str):
@@ -219,8 +235,7 @@ def find_job(store: JobStore, job_id: str) -> Job:
     try:
         return store.get(job_id)
     except JobNotFound as exc:
-        raise ProblemError(404, "Job not found",
-                           f"no job {job_id!r}; jobs expire after a while") from exc
+        raise job_not_found(job_id) from exc
 
 
 MAX_WAIT_SECONDS = 60
@@ -229,7 +244,7 @@ MAX_WAIT_SECONDS = 60
 @router.get("/{job_id}", response_model=Job, responses=PROBLEM_RESPONSES,
             dependencies=[Depends(limit_read_rate)],
             summary="A job's state, and its reading and result when done")
-async def read_job(job_id: JobId, wait: float = Query(
+async def read_job(job_id: OwnedJobId, wait: float = Query(
         0, ge=0, le=MAX_WAIT_SECONDS,
         description="Seconds to hold the answer until the job has ended (long polling): "
                     "it comes as soon as the job is solved, needs review or failed, or "
@@ -243,17 +258,17 @@ async def read_job(job_id: JobId, wait: float = Query(
                           else events.document(job_id))
         return Response(document, media_type="application/json")
     except JobNotFound as exc:
-        raise ProblemError(404, "Job not found",
-                           f"no job {job_id!r}; jobs expire after a while") from exc
+        raise job_not_found(job_id) from exc
 
 
 @router.get("/{job_id}/image", responses=PROBLEM_RESPONSES | {
     200: {"content": {mime: {} for mime in IMAGE_FORMATS.values()}}},
     response_class=Response, summary="The uploaded picture",
     dependencies=[Depends(limit_read_rate)])
-def read_image(job_id: JobId) -> Response:
+def read_image(job_id: OwnedJobId) -> Response:
     store = get_store()
-    find_job(store, job_id)
+    if find_job(store, job_id).image_deleted:
+        raise ProblemError(404, "No image", PICTURE_DELETED)
     try:
         data = store.image(job_id)
     except JobNotFound as exc:
@@ -263,3 +278,19 @@ def read_image(job_id: JobId) -> Response:
     return Response(data, media_type=mime)
 
 
+@router.delete("/{job_id}", status_code=204, response_class=Response,
+               responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
+                   "description": "The job is still running"}},
+               dependencies=[Depends(limit_read_rate)],
+               summary="Delete an ended job, its upload and its overlays")
+def delete_job(job_id: OwnedJobId) -> Response:
+    store = get_store()
+    job = find_job(store, job_id)
+    if job.status not in FINAL_STATES:
+        # Its task would find nothing to write to; it ends within the time limits.
+        raise ProblemError(409, "Job still running",
+                           f"the job is {job.status}; delete it once it has ended")
+    if not store.delete(job_id):
+        raise job_not_found(job_id)
+    log.info("job deleted", extra={"job_id": job_id})
+    return Response(status_code=204)

@@ -12,9 +12,10 @@ from fastapi.responses import FileResponse
 from services.contracts import Job
 from services.gateway.dependencies import get_store, limit_read_rate, require_api_key
 from services.gateway.overlay import OverlayError, draw_overlay
+from services.gateway.ownership import OwnedJobId
 from services.gateway.problems import ProblemError
-from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job
-from services.jobs import JobNotFound, JobStore, job_key
+from services.gateway.routers.jobs import PICTURE_DELETED, PROBLEM_RESPONSES, find_job
+from services.jobs import JobNotFound, JobStore, image_key, job_key, overlay_key
 
 router = APIRouter(tags=["overlay"])
 
@@ -26,10 +27,6 @@ STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg
 SCREEN_SIDE = 1600  # long side of the JPEG and WebP overlays: enough for any screen
 OVERLAY_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
 RENDER_WAIT_SECONDS = 10.0  # how long a request waits for another one drawing the same
-
-
-def overlay_key(job_id: str, revision: int, fmt: str) -> str:
-    return f"gridsight:overlay:{job_id}:{revision}:{fmt}"
 
 
 def cached_overlay(store: JobStore, job: Job, fmt: str) -> bytes:
@@ -56,7 +53,10 @@ def cached_overlay(store: JobStore, job: Job, fmt: str) -> bytes:
         data = draw_overlay(image, job.reading, job.result, job.corrections, fmt,
                             None if fmt == "png" else SCREEN_SIDE)
         left = store.redis.ttl(job_key(job.id))
-        store.redis.set(key, data, ex=left if left > 0 else store.ttl)
+        if left > 0:  # kept as long as the job, and not at all once it is gone
+            store.redis.set(key, data, ex=left)
+            if not store.redis.exists(image_key(job.id)):
+                store.redis.delete(key)  # the picture was deleted while this was drawn
         return data
     finally:
         store.redis.delete(lock)
@@ -69,6 +69,8 @@ def overlay_response(job_id: str, fmt: str, request: Request) -> Response:
         raise ProblemError(409, "No reading to draw on",
                            f"the job is {job.status}; its picture has not been read "
                            "(yet), or it was a typed-in puzzle")
+    if job.image_deleted:
+        raise ProblemError(404, "No image", PICTURE_DELETED)
     if job.result is None or not job.result.solution:
         raise ProblemError(409, "No solution yet",
                            f"the job is {job.status}; there is no solution to draw")
@@ -79,7 +81,8 @@ def overlay_response(job_id: str, fmt: str, request: Request) -> Response:
     try:
         data = cached_overlay(store, job, fmt)
     except JobNotFound as exc:
-        raise ProblemError(404, "No image", "the job's picture has expired") from exc
+        raise ProblemError(404, "No image", "the job's picture has expired or was "
+                                            "deleted") from exc
     except OverlayError as exc:
         raise ProblemError(409, "Nothing to draw", str(exc)) from exc
     return Response(data, media_type=OVERLAY_TYPES[fmt], headers=headers)
@@ -97,7 +100,7 @@ def overlay_responses(fmt: str, what: str) -> dict:
             responses=overlay_responses("jpeg", "The upload with the solution drawn in, "
                                                 f"at most {SCREEN_SIDE} px long"),
             summary="The solution drawn into the picture, sized for screens (JPEG)")
-def read_overlay_jpeg(job_id: JobId, request: Request) -> Response:
+def read_overlay_jpeg(job_id: OwnedJobId, request: Request) -> Response:
     return overlay_response(job_id, "jpeg", request)
 
 
@@ -106,7 +109,7 @@ def read_overlay_jpeg(job_id: JobId, request: Request) -> Response:
             responses=overlay_responses("webp", "The upload with the solution drawn in, "
                                                 f"at most {SCREEN_SIDE} px long"),
             summary="The solution drawn into the picture, sized for screens (WebP)")
-def read_overlay_webp(job_id: JobId, request: Request) -> Response:
+def read_overlay_webp(job_id: OwnedJobId, request: Request) -> Response:
     return overlay_response(job_id, "webp", request)
 
 
@@ -115,7 +118,7 @@ def read_overlay_webp(job_id: JobId, request: Request) -> Response:
             responses=overlay_responses("png", "The upload with the solution drawn in, "
                                                "at its own size"),
             summary="The solution drawn into the uploaded picture, full size (PNG)")
-def read_overlay(job_id: JobId, request: Request) -> Response:
+def read_overlay(job_id: OwnedJobId, request: Request) -> Response:
     return overlay_response(job_id, "png", request)
 
 

@@ -12,8 +12,9 @@ from services.gateway.dependencies import (
     limit_job_rate,
     require_api_key,
 )
+from services.gateway.ownership import OwnedJobId
 from services.gateway.problems import ProblemError
-from services.gateway.routers.jobs import PROBLEM_RESPONSES, JobId, find_job, queue_or_fail
+from services.gateway.routers.jobs import PROBLEM_RESPONSES, find_job, queue_or_fail
 from services.jobs import FINAL_STATES
 
 CORRECTIONS_RULE = """\
@@ -44,7 +45,7 @@ router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(req
              dependencies=[Depends(limit_job_rate)],
              summary="Correct readings (cells, cage sums, walls) and solve again",
              description=CORRECTIONS_RULE)
-def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCreated:
+def correct_job(job_id: OwnedJobId, fixes: Corrections, response: Response) -> JobCreated:
     store = get_store()
     job = correctable(store, job_id)
     merged = merge(job.corrections, fixes)
@@ -60,7 +61,7 @@ def correct_job(job_id: JobId, fixes: Corrections, response: Response) -> JobCre
                  "description": "The job has no reading, or is still running"}},
              dependencies=[Depends(limit_job_rate)],
              summary="Back to the original reading: drop every correction, solve again")
-def undo_corrections(job_id: JobId, response: Response) -> JobCreated:
+def undo_corrections(job_id: OwnedJobId, response: Response) -> JobCreated:
     store = get_store()
     return solve_again(store, correctable(store, job_id), None, response)
 

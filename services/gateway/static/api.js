@@ -60,6 +60,9 @@ export function postCorrections(id, corrections) {
 // Sized for screens (the PNG at overlay.png is the upload's full size).
 export const resetCorrections = (id) => request(`${jobUrl(id)}/reset`, { method: "POST" });
 
+// An ended job, its upload and its drawn pictures (the server refuses a running job).
+export const deleteJob = (id) => request(jobUrl(id), { method: "DELETE" });
+
 export const overlayUrl = (job, type = "jpg") =>
   `${jobUrl(job.id)}/overlay.${type}?revision=${job.revision}`;
 export const imageUrl = (job) => `${jobUrl(job.id)}/image`;

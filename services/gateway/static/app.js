@@ -1,8 +1,8 @@
 // The page: start a job (picture or typed-in puzzle), follow it, show and correct it.
 
 import {
-  FINAL_STATES, createImageJob, createPuzzleJob, resetCorrections, imageUrl, overlayUrl,
-  postCorrections, waitForJob,
+  FINAL_STATES, createImageJob, createPuzzleJob, deleteJob, resetCorrections, imageUrl,
+  overlayUrl, postCorrections, waitForJob,
 } from "./api.js";
 import {
   addCloseUps, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText, suspectList,
@@ -108,13 +108,18 @@ function showReview(job) {
   $("#reading").replaceChildren(editor.element);
   const suspects = suspectList(job, editor.focus);
   $("#suspects").replaceChildren(suspects);
-  addCloseUps(suspects, job.reading, imageUrl(job));
+  if (!job.image_deleted) addCloseUps(suspects, job.reading, imageUrl(job));
 }
 
 function showPicture(job, fromPicture) {
   const figure = $("#picture");
-  figure.hidden = !fromPicture;
-  if (!fromPicture) return;
+  // A failed job's picture is deleted at once (and any picture when asked): say so.
+  $("#picture-deleted").hidden = !(fromPicture && job.image_deleted);
+  figure.hidden = !fromPicture || Boolean(job.image_deleted);
+  if (figure.hidden) {
+    $("#download-overlay").hidden = true;
+    return;
+  }
   const img = $("#overlay");
   const solved = Boolean(job.result?.solution && job.reading?.cell_quads);
   img.onerror = () => {
@@ -183,6 +188,7 @@ function show(job, knownPicture) {
   const fromPicture = knownPicture ?? Boolean(job.reading);
   shownJob = job;
   showProgress(job, fromPicture);
+  $("#job-actions").hidden = !FINAL_STATES.has(job.status);
   if (FINAL_STATES.has(job.status)) {
     showReview(job);
     showResult(job, fromPicture);
@@ -207,6 +213,7 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
     }
     $("#review").hidden = true;
     $("#result").hidden = true;
+    $("#job-actions").hidden = true;
     editor = null;
   }
   try {
@@ -382,6 +389,23 @@ function wireResultActions() {
       showError(new Error("The browser did not allow copying; the solution as text is:\n"
                           + text));
     }
+  });
+  $("#delete-job").addEventListener("click", async () => {
+    if (!shownJob) return;
+    clearError();
+    try {
+      await deleteJob(shownJob.id);
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    following?.abort();
+    history.replaceState(null, "", location.pathname);
+    for (const part of ["#review", "#result", "#job-actions"]) $(part).hidden = true;
+    shownJob = null;
+    editor = null;
+    // #status is a live region: the change is read out.
+    $("#status").textContent = "Deleted: the job and its picture are no longer on the server.";
   });
   $("#solve-another").addEventListener("click", () => {
     following?.abort();
