@@ -237,12 +237,10 @@ def snap_outline(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.n
     # Plain ink, not the long-run line masks: a side far off is tilted in this picture,
     # and a tilted line has no long runs along the axes.
     ink = cv2.dilate((straight > 127).astype(np.uint8), np.ones((3, 3), np.uint8))
-    # Judge lines by their middle part: near a corner pulled off, the side crosses paper.
-    along = np.arange(margin + side // 5, margin + side - side // 5 + 1, STEP, dtype=float)
-    top = _best_line(ink, along, margin)
-    bottom = _best_line(ink, along, margin + side)
-    left = _best_line(ink.T, along, margin)
-    right = _best_line(ink.T, along, margin + side)
+    top = _best_line(ink, margin)
+    bottom = _best_line(ink, margin + side)
+    left = _best_line(ink.T, margin)
+    right = _best_line(ink.T, margin + side)
     snapped = np.array([_crossing(top, left, margin, side), _crossing(top, right, margin, side),
                         _crossing(bottom, right, margin, side),
                         _crossing(bottom, left, margin, side)], np.float32)
@@ -250,27 +248,45 @@ def snap_outline(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.n
     return cv2.perspectiveTransform(snapped.reshape(-1, 1, 2), back).reshape(4, 2)
 
 
-def _best_line(mask: np.ndarray, along: np.ndarray, edge: float) -> tuple[float, float]:
+def _best_line(mask: np.ndarray, edge: float) -> tuple[float, float]:
     """(position at along = margin, position at along = margin + side) of the straight
     line across `mask` (indexed [across, along]) within reach of `edge` that lies on ink
-    most where `along` samples it; ties go to the line nearest the edge."""
-    reach = int(SNAP_REACH * CELL)
-    offsets = np.arange(-reach, reach + 1, dtype=float)
-    length = mask.shape[1] - 2 * CELL  # the grid's side in the straightened picture
-    share = (along - CELL) / length
-    start, end = np.meshgrid(offsets, offsets, indexing="ij")
-    across = edge + start[..., None] + (end - start)[..., None] * share
-    across = np.clip(np.round(across).astype(int), 0, mask.shape[0] - 1)
-    on_ink = mask[across, along.astype(int)].mean(axis=-1)
-    if on_ink[reach, reach] >= SIDE_ON_INK:  # the side already lies on a line: keep it
+    most along its middle; ties go to the line nearest the edge. A side whose two ends
+    lie on ink is kept: its corners are right (its middle may bow with the page)."""
+    side = mask.shape[1] - 2 * CELL  # the grid's side in the straightened picture
+
+    def samples(*spans: tuple[float, float]) -> np.ndarray:
+        return np.concatenate([np.arange(CELL + a * side, CELL + b * side + 1, STEP)
+                               for a, b in spans]).astype(float)
+
+    def on_ink(start: np.ndarray, end: np.ndarray, along: np.ndarray) -> np.ndarray:
+        share = (along - CELL) / side
+        across = edge + start[..., None] + (end - start)[..., None] * share
+        across = np.clip(np.round(across).astype(int), 0, mask.shape[0] - 1)
+        return mask[across, along.astype(int)].mean(axis=-1)
+
+    ends = samples((0.05, 0.3), (0.7, 0.95))
+    if on_ink(np.zeros(1), np.zeros(1), ends)[0] >= SIDE_ON_INK:
         return edge, edge
+    # Judge lines by their middle: near a corner pulled off, the side crosses paper.
+    middle = samples((0.2, 0.8))
+    reach = int(SNAP_REACH * CELL)
+    # Every second offset first (lines are at least three pixels wide once dilated),
+    # then the best of those to the pixel.
+    coarse = np.arange(-reach, reach + 1, 2, dtype=float)
+    start, end = np.meshgrid(coarse, coarse, indexing="ij")
+    share_on = on_ink(start, end, middle)
     # Prefer the nearest of the lines that lie on ink about as well as the best one.
-    near_best = on_ink >= on_ink.max() - 0.02
+    near_best = share_on >= share_on.max() - 0.02
     distance = np.where(near_best, np.abs(start) + np.abs(end), np.inf)
     i, j = np.unravel_index(int(distance.argmin()), distance.shape)
-    if on_ink[i, j] < SIDE_ON_INK:
+    fine = np.arange(-1.0, 2.0)
+    start, end = np.meshgrid(start[i, j] + fine, end[i, j] + fine, indexing="ij")
+    share_on = on_ink(start, end, middle)
+    k, m = np.unravel_index(int(share_on.argmax()), share_on.shape)
+    if share_on[k, m] < SIDE_ON_INK:
         return edge, edge
-    return edge + offsets[i], edge + offsets[j]
+    return edge + start[k, m], edge + end[k, m]
 
 
 def _crossing(across_line: tuple[float, float], down_line: tuple[float, float],

@@ -49,8 +49,9 @@ OUTLINE_BROKEN = ("the grid's outline could not be followed all the way round: m
                   "whole grid is in the picture with a little margin, evenly lit, with no "
                   "shadow or fold across its border")
 GOOD_FIT = 0.85  # a weakly scored outline counts when its lattice lies this well on lines
-# A lattice this well on the lines is taken without trying other outlines; below it, a
-# heading's outline one row off can lie nearly as well as the grid's own, so all are tried.
+# An outline that had to be trimmed or moved is taken at once only when its lattice lies
+# this well on the lines: a heading's outline trimmed a row off lies nearly as well as the
+# grid's own, so the other outlines are tried too.
 CLEAR_FIT = 0.98
 OUTLINES_TRIED = 6  # per framing, best-scoring first
 
@@ -93,7 +94,8 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             fit, corners, lattice = max(tried, key=lambda t: t[0])
             if fit > best_fit:
                 best, best_fit = (corners - pad, lattice - pad), fit
-            if fit >= CLEAR_FIT:
+            as_found = np.abs(corners - outline).max() < 1.0
+            if fit >= CLEAR_FIT or (fit >= GOOD_FIT and as_found):
                 return best
     if best is not None:
         return best
