@@ -276,9 +276,11 @@ def _best_line(mask: np.ndarray, edge: float) -> tuple[float, float]:
     coarse = np.arange(-reach, reach + 1, 2, dtype=float)
     start, end = np.meshgrid(coarse, coarse, indexing="ij")
     share_on = on_ink(start, end, middle)
-    # Prefer the nearest of the lines that lie on ink about as well as the best one.
-    near_best = share_on >= share_on.max() - 0.02
-    distance = np.where(near_best, np.abs(start) + np.abs(end), np.inf)
+    # The nearest line wins: from an outline around the page, the grid's outer line comes
+    # before its inner ones, however much better a clean inner line lies on ink.
+    distance = np.where(share_on >= SIDE_ON_INK, np.abs(start) + np.abs(end), np.inf)
+    if not np.isfinite(distance).any():
+        return edge, edge
     i, j = np.unravel_index(int(distance.argmin()), distance.shape)
     fine = np.arange(-1.0, 2.0)
     start, end = np.meshgrid(start[i, j] + fine, end[i, j] + fine, indexing="ij")
