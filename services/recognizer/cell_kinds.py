@@ -180,12 +180,13 @@ ENTRY_CLASSES = slice(10, 19)  # entry 1-9 in CLASSES
 
 
 def with_hand_digits(probs: np.ndarray, hand: np.ndarray) -> np.ndarray:
-    """Class probabilities whose entry digits are the product of the cell model's and the
-    handwriting reader's (both have seen handwriting; neither alone reads it as well),
-    the entry kind's total kept."""
+    """Class probabilities whose entry digits are the geometric mean of the cell model's
+    and the handwriting reader's (both have seen handwriting; neither alone reads it as
+    well), the entry kind's total kept. A mean, not a product: two readers that agree
+    on a misread must not make it near-certain, or wrong_entries lists it as a mistake."""
     entry = probs[:, ENTRY_CLASSES]
     total = entry.sum(axis=1, keepdims=True)
-    joint = entry / np.maximum(total, 1e-12) * hand
+    joint = np.sqrt(entry / np.maximum(total, 1e-12) * hand)
     joint /= np.maximum(joint.sum(axis=1, keepdims=True), 1e-12)
     out = probs.copy()
     out[:, ENTRY_CLASSES] = joint * total
