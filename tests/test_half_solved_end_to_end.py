@@ -61,6 +61,8 @@ def test_openapi_schema_documents_the_half_solved_fields():
     for name in ("cell_kinds", "entries"):
         assert reading[name].get("description"), name
     assert set(schemas["WrongEntry"]["properties"]) == {"row", "col", "written", "correct"}
+    kind = schemas["CellFix"]["properties"]["kind"]
+    assert "entry" in kind["description"] and "printed" in str(kind["anyOf"])
 
 
 def test_overlay_keeps_the_persons_digits_and_marks_the_wrong_one_in_red(client):
