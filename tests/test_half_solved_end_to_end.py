@@ -61,3 +61,42 @@ def test_openapi_schema_documents_the_half_solved_fields():
     for name in ("cell_kinds", "entries"):
         assert reading[name].get("description"), name
     assert set(schemas["WrongEntry"]["properties"]) == {"row", "col", "written", "correct"}
+    kind = schemas["CellFix"]["properties"]["kind"]
+    assert "entry" in kind["description"] and "printed" in str(kind["anyOf"])
+
+
+def test_overlay_keeps_the_persons_digits_and_marks_the_wrong_one_in_red(client):
+    """Over HTTP: the solution is drawn into the empty and pencil-note cells only; the
+    person's own digits are not drawn over, and the one that contradicts the solution is
+    outlined and struck through in red."""
+    import numpy as np
+
+    from services.gateway.overlay import WRONG_RGB
+    from tests.test_overlay import pixels, quad_mask
+
+    page = half_solved_page(33, wrong=1, entry_share=0.4)
+    buffer = io.BytesIO()
+    page.image.save(buffer, "PNG")
+    response = client.post("/v1/jobs", files={"image": ("page.png", buffer.getvalue(),
+                                                        "image/png")})
+    job = wait_for_job(client, response.json()["id"])
+    result = job["result"]
+    assert result["solution"] == page.solution, result
+    wrong = {(w["row"], w["col"]) for w in result["wrong_entries"]}
+    assert wrong == {(r, c) for r, c, _, _ in page.wrong}
+    drawn = client.get(f"/v1/jobs/{job['id']}/overlay.png")
+    assert drawn.status_code == 200
+    before, after = pixels(buffer.getvalue()), pixels(drawn.content)
+    changed = np.any(before != after, axis=2)
+    red = np.all(np.abs(after - np.array(WRONG_RGB)) < 40, axis=2)
+    quads = job["reading"]["cell_quads"]
+    for r in range(9):
+        for c in range(9):
+            inside = quad_mask(changed.shape, quads[r][c], grow=-1)
+            if (r, c) in wrong:
+                assert red[inside].mean() > 0.03, (r, c)
+            elif result["entries"][r][c] or page.givens[r][c]:
+                assert not changed[inside].any(), f"drawn over the digit at {(r, c)}"
+            else:  # empty or pencil notes: the solution's digit is drawn in
+                assert changed[inside].mean() > 0.03, f"no digit drawn at {(r, c)}"
+                assert not red[inside].any(), (r, c)

@@ -24,6 +24,9 @@ from gridsight.synth.strokes import StrokeFont
 SIZE = 9
 NOTES = 10  # the label of a cell holding pencil candidates
 PEN_COLOURS = ((30, 50, 150), (40, 40, 60), (70, 70, 80), (20, 80, 170), (100, 100, 105))
+# A soft pencil pressed lightly: its digits are a third as dark as the printed type and
+# the grid lines (the real val photos' pencil), which the reader must still see.
+LIGHT_PENCIL_COLOURS = ((160, 160, 165), (172, 170, 166), (150, 152, 160))
 APP_ENTRY_COLOURS = ((30, 90, 210), (20, 120, 200), (60, 60, 200))
 
 
@@ -48,11 +51,13 @@ class HalfSolvedPage:
 
 def half_solved_page(seed: int, *, app: bool = False, given_share: float | None = None,
                      entry_share: float = 0.45, notes_share: float = 0.15, wrong: int = 0,
-                     cell_px: int = 64, hand_digits: dict | None = None) -> HalfSolvedPage:
+                     cell_px: int = 64, hand_digits: dict | None = None,
+                     light_pencil: bool = False) -> HalfSolvedPage:
     """A page with known truth: printed givens with one solution (or, with `given_share`,
     that share of the cells printed at random, unique or not). `hand_digits` (digit ->
     (N, h, w) images, ink 1 on 0, such as MNIST's) writes the entries with those real
-    handwritten digits instead of strokes."""
+    handwritten digits instead of strokes. `light_pencil` writes entries and notes in a
+    light pencil grey (LIGHT_PENCIL_COLOURS) instead of a pen's colour."""
     rng = random.Random(seed)
     cells = [(r, c) for r in range(SIZE) for c in range(SIZE)]
     if given_share is None:
@@ -82,14 +87,15 @@ def half_solved_page(seed: int, *, app: bool = False, given_share: float | None 
     image = render_sudoku(givens, style=style, cell_px=cell_px, seed=seed)
     layout = Layout(SIZE, (3, 3), cell_px, cell_px // 2)
     draw = ImageDraw.Draw(image)
+    pen = rng.choice(LIGHT_PENCIL_COLOURS) if light_pencil else None  # None: a pen's colour
     if app:
         _app_entries(draw, layout, entries, rng)
     elif hand_digits:
-        image = _pasted_entries(image, layout, entries, hand_digits, rng)
+        image = _pasted_entries(image, layout, entries, hand_digits, rng, pen)
         draw = ImageDraw.Draw(image)
     else:
-        _handwritten_entries(draw, layout, entries, rng)
-    _pencil_notes(draw, layout, notes, solution, rng, app)
+        _handwritten_entries(draw, layout, entries, rng, pen)
+    _pencil_notes(draw, layout, notes, solution, rng, app, pen)
     return HalfSolvedPage(image, givens, entries, notes, solution, wrong_list)
 
 
@@ -97,9 +103,9 @@ def _centre(layout: Layout, r: int, c: int) -> tuple[float, float]:
     return layout.line_pos(c) + layout.cell_px / 2, layout.line_pos(r) + layout.cell_px / 2
 
 
-def _handwritten_entries(draw, layout: Layout, entries, rng: random.Random) -> None:
+def _handwritten_entries(draw, layout: Layout, entries, rng: random.Random, pen) -> None:
     hand = StrokeFont.random(rng)
-    colour = rng.choice(PEN_COLOURS)
+    colour = pen or rng.choice(PEN_COLOURS)
     for r, row in enumerate(entries):
         for c, v in enumerate(row):
             if v:
@@ -110,10 +116,10 @@ def _handwritten_entries(draw, layout: Layout, entries, rng: random.Random) -> N
 
 
 def _pasted_entries(image: Image.Image, layout: Layout, entries, hand_digits: dict,
-                    rng: random.Random) -> Image.Image:
+                    rng: random.Random, pen) -> Image.Image:
     """The entries as real handwritten digit images, tinted with one pen's colour."""
     page = np.asarray(image, np.float32).copy()
-    colour = np.array(rng.choice(PEN_COLOURS), np.float32)
+    colour = np.array(pen or rng.choice(PEN_COLOURS), np.float32)
     strength = rng.uniform(0.6, 1.0)
     for r, row in enumerate(entries):
         for c, v in enumerate(row):
@@ -144,14 +150,15 @@ def _app_entries(draw, layout: Layout, entries, rng: random.Random) -> None:
                 draw.text(_centre(layout, r, c), str(v), fill=colour, font=font, anchor="mm")
 
 
-def _pencil_notes(draw, layout: Layout, notes, solution, rng: random.Random, app: bool) -> None:
+def _pencil_notes(draw, layout: Layout, notes, solution, rng: random.Random, app: bool,
+                  pen) -> None:
     """Two or three small candidates (the right one among them) along each cell's top,
     or in the app's 3x3 keypad layout."""
     px = max(7, round(0.24 * layout.cell_px))
     path = rng.choice(digit_fonts())[1]
     font = ImageFont.truetype(path, px)
     hand = StrokeFont.random(rng)
-    colour = (120, 120, 130) if app else rng.choice(PEN_COLOURS)
+    colour = (120, 120, 130) if app else pen or rng.choice(PEN_COLOURS)
     cell = layout.cell_px
     for r, c in notes:
         digits = sorted({solution[r][c], *rng.sample(range(1, 10), rng.randint(1, 2))})

@@ -23,11 +23,16 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
 from services.recognizer.cell_kinds import (
+    CELL,
+    KIND_FEATURES,
     SIZE,
     CellKindModel,
     cell_kind_features,
     class_of,
+    mlp_logits,
+    straight_features,
 )
+from services.recognizer.cells import straighten
 from services.recognizer.classifier import tempered_softmax
 from services.recognizer.decode import decode, decode_colour
 
@@ -103,11 +108,29 @@ def cell_classes(labels: np.ndarray, printed: np.ndarray) -> list[int]:
     return out
 
 
+def faded(straight: np.ndarray, cells: np.ndarray, strength: float) -> np.ndarray:
+    """A straightened grid (CELL pixels a cell) whose `cells` (flat indices) hold their
+    ink at `strength` of its contrast against the cell's paper: a light pencil. The band
+    along the cell's edge, where the grid lines run, is left as it is."""
+    out = straight.astype(np.float32)
+    m = int(0.1 * CELL)
+    for i in cells:
+        r, c = divmod(int(i), SIZE)
+        inner = out[r * CELL + m:(r + 1) * CELL - m, c * CELL + m:(c + 1) * CELL - m]
+        paper = np.percentile(inner.reshape(-1, 3), 75, axis=0)
+        inner[:] = paper + (inner - paper) * strength
+    return out.clip(0, 255).astype(np.uint8)
+
+
+FADE_RANGE = (0.25, 0.7)  # the val set's pencil peaks at about 0.3 of the grid's ink
+
+
 def real_cells(photos: list[Photo], jitters: int, seed: int, locate=None,
-               rare_jitters: int = 0) -> tuple[np.ndarray, np.ndarray]:
+               rare_jitters: int = 0, fade: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Features and classes of every cell of `photos`, at the labelled lattice, `jitters`
     jittered ones and (when `locate` is given and agrees) the recognizer's own; then the
-    rarer entry and notes cells alone at `rare_jitters` more jittered lattices."""
+    rarer entry and notes cells alone at `rare_jitters` more jittered lattices, with
+    `fade` every other time faded to a lighter pencil (see faded)."""
     rng = random.Random(seed)
     marks = handwritten_cells()
     xs, ys = [], []
@@ -133,19 +156,18 @@ def real_cells(photos: list[Photo], jitters: int, seed: int, locate=None,
             xs.append(cell_kind_features(colour, lattice))
             ys.extend(classes)
         rare = classes >= class_of("entry", 1)
-        for _ in range(rare_jitters if rare.any() else 0):
+        for k in range(rare_jitters if rare.any() else 0):
             lattice = lattice_from_corners(jittered(corners, rng, cell, 0.12))
-            xs.append(cell_kind_features(colour, lattice)[rare])
+            straight = straighten(colour, lattice, CELL)
+            if fade and k % 2 == 1:
+                straight = faded(straight, np.flatnonzero(rare), rng.uniform(*FADE_RANGE))
+            xs.append(straight_features(straight)[rare])
             ys.extend(classes[rare])
     return np.concatenate(xs), np.array(ys)
 
 
 def fit_temperature(model: CellKindModel, x: np.ndarray, y: np.ndarray) -> float:
-    a = model.scaler.transform(x)
-    net = model.network
-    for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
-        a = np.maximum(a @ w + b, 0.0)
-    logits = a @ net.coefs_[-1] + net.intercepts_[-1]
+    logits = mlp_logits(model.scaler, model.network, x[:, :model.columns])
 
     def nll(t: float) -> float:
         p = tempered_softmax(logits, t)
@@ -155,7 +177,8 @@ def fit_temperature(model: CellKindModel, x: np.ndarray, y: np.ndarray) -> float
 
 
 def train(x: np.ndarray, y: np.ndarray, x_cal: np.ndarray, y_cal: np.ndarray,
-          seed: int, info: dict) -> CellKindModel:
+          seed: int, info: dict, columns: int = KIND_FEATURES) -> CellKindModel:
+    x = x[:, :columns]
     scaler = StandardScaler().fit(x)
     classes = np.arange(20)
     # Every class present in the fit, so the output layer has all 20 columns.
@@ -166,7 +189,7 @@ def train(x: np.ndarray, y: np.ndarray, x_cal: np.ndarray, y_cal: np.ndarray,
     net = MLPClassifier(hidden_layer_sizes=(160,), alpha=1e-3, max_iter=120,
                         early_stopping=False, random_state=seed)
     net.fit(scaler.transform(x), y)
-    model = CellKindModel(scaler, net, 1.0, info)
+    model = CellKindModel(scaler, net, 1.0, info, columns=columns)
     model.temperature = fit_temperature(model, x_cal, y_cal)
     return model
 
@@ -202,12 +225,12 @@ def print_only_page(seed: int, rng: random.Random):
     return HalfSolvedPage(image, givens, [[0] * SIZE for _ in range(SIZE)], [], solution)
 
 
-def synthetic_cells(pages: int, seed: int, hand_digits: dict | None = None
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def synthetic_cells(pages: int, seed: int, hand_digits: dict | None = None,
+                    light_pencil: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Features and classes of synthetic half-solved pages (gridsight/synth/half_solved.py):
     newspaper pages, as rendered and photographed, and app screenshots, cut at their true
     lattice or one a little off. With `hand_digits` (MNIST), half the handwritten pages
-    are written with those real handwritten digits."""
+    are written with those real handwritten digits; every fifth page in a light pencil."""
     import cv2
 
     from gridsight.synth.half_solved import half_solved_page
@@ -224,7 +247,8 @@ def synthetic_cells(pages: int, seed: int, hand_digits: dict | None = None
                                 given_share=rng.uniform(0.25, 0.45),
                                 entry_share=rng.uniform(0.2, 0.9),
                                 notes_share=rng.uniform(0.05, 0.3),
-                                hand_digits=hand_digits if k % 2 == 0 else None)
+                                hand_digits=hand_digits if k % 2 == 0 else None,
+                                light_pencil=light_pencil and k % 5 == 4)
         image, lattice = page.image, np.asarray(page.image.info["lattice"], float)
         if k % 3 == 1:
             image, truth = photograph(image, rng=rng.randrange(1 << 30),

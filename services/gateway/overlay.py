@@ -7,8 +7,10 @@ outline drawn just inside their cell; a doubtful cage sum gets a ring around the
 stays readable. Where the solved puzzle differs from what the picture shows (a digit the
 solver or a person changed, a mark taken for blank) the cell is painted over with its own
 paper colour first, and the digit the answer uses is drawn instead: red when the solver
-chose it, blue like the solution when a person typed it. Nothing is drawn outside the
-cells it concerns.
+chose it, blue like the solution when a person typed it. On a half-solved page the cells
+the person filled in keep their own digits (no solution is drawn over them), and each of
+their digits that contradicts the solution is outlined and struck through in red. Nothing
+is drawn outside the cells it concerns.
 
 Pictures are drawn at most `max_side` pixels long when asked (screens need no more), and
 JPEG uploads are then decoded at a reduced scale, which makes a 12 MP photo cheap.
@@ -29,6 +31,7 @@ RGB = tuple[int, int, int]
 SOLUTION_RGB: RGB = (0, 98, 214)  # a vivid blue, unlike printed black or grey
 SUSPECT_RGB: RGB = (224, 52, 0)  # orange-red: a reading the solver changed
 UNCERTAIN_RGB: RGB = (238, 166, 0)  # amber: a reading with a thin margin
+WRONG_RGB: RGB = (214, 0, 28)  # red: a digit the person wrote that the solution contradicts
 DIGIT_HEIGHT = 0.58  # share of the tile's side
 KILLER_DIGIT_HEIGHT = 0.5  # smaller, clear of the cage sums in the cells' corners
 DIGIT_WIDTH = 0.8  # widest share for numbers of two digits (grids of 10 and more)
@@ -57,8 +60,10 @@ def draw_overlay(image: bytes, reading: Reading, result: SolveResult,
             paint_over(canvas, quads[row, col])
         paint_digit(canvas, quads[row, col], str(value), colour, height)
     n = reading.size
+    wrong = {(w.row, w.col) for w in result.wrong_entries if 0 <= w.row < n and 0 <= w.col < n}
     for suspect, colour in marked_cells(result):
-        if not (0 <= suspect.row < n and 0 <= suspect.col < n):
+        if not (0 <= suspect.row < n and 0 <= suspect.col < n) or (
+                suspect.row, suspect.col) in wrong:
             continue
         quad = quads[suspect.row, suspect.col]
         if suspect.what == "cage_sum":
@@ -67,6 +72,9 @@ def draw_overlay(image: bytes, reading: Reading, result: SolveResult,
             outline_cell(canvas, quad, colour)
         else:
             mark_wall(canvas, quad, suspect.what, colour)
+    for row, col in sorted(wrong):
+        outline_cell(canvas, quads[row, col], WRONG_RGB)
+        strike_through(canvas, quads[row, col], WRONG_RGB)
     return encode(Image.fromarray(canvas), fmt)
 
 
@@ -83,16 +91,21 @@ def digits_to_draw(reading: Reading, result: SolveResult, solution: list[list[in
                    corrections: Corrections | None) -> list[tuple[int, int, int, RGB, bool]]:
     """(row, col, digit, colour, cover first) for every cell whose answer the picture does
     not show: blanks get the solution; a digit the solver or a person changed gets the new
-    one, drawn over the old (killer cells are never painted over: their sums sit there)."""
+    one, drawn over the old (killer cells are never painted over: their sums sit there).
+    A cell holding the person's own digit (result.entries) already shows their answer,
+    right or wrong (wrong ones are marked, not overwritten)."""
     n = reading.size
     shown = [[int(np.argmax(probs)) for probs in row] for row in reading.cells]
     givens = puzzle_givens(reading, result, shown)
     typed = {(f.row, f.col) for f in (corrections.cells if corrections else [])}
+    filled = result.entries or [[0] * n for _ in range(n)]
     out = []
     for r in range(n):
         for c in range(n):
             want = givens[r][c] or solution[r][c]
             if not want or (givens[r][c] and shown[r][c] == givens[r][c]):
+                continue
+            if not givens[r][c] and filled[r][c]:
                 continue
             changed = bool(givens[r][c]) and (r, c) not in typed
             colour = SUSPECT_RGB if changed else SOLUTION_RGB
@@ -249,6 +262,15 @@ def ring_sum(canvas: np.ndarray, quad: np.ndarray, colour: RGB) -> None:
     points = np.rint(cell_part(quad, SUM_CORNER) * 16).astype(np.int32).reshape(-1, 1, 2)
     cv2.polylines(canvas, [points], isClosed=True, color=tuple(int(v) for v in colour),
                   thickness=thickness, lineType=cv2.LINE_AA, shift=4)
+
+
+def strike_through(canvas: np.ndarray, quad: np.ndarray, colour: RGB) -> None:
+    """A stroke across the cell from its lower left to its upper right, over the digit."""
+    thickness = max(2, round(quad_side(quad) * 0.06))
+    ends = cell_part(quad, (0.2, 0.2, 0.8, 0.8))[[3, 1]]  # lower left, upper right
+    points = np.rint(ends * 16).astype(np.int32)
+    cv2.line(canvas, tuple(int(v) for v in points[0]), tuple(int(v) for v in points[1]),
+             tuple(int(v) for v in colour), thickness=thickness, lineType=cv2.LINE_AA, shift=4)
 
 
 def outline_cell(canvas: np.ndarray, quad: np.ndarray, colour: RGB) -> None:

@@ -74,10 +74,40 @@ def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
     ], np.float32)
 
 
+# The ink scale of a page is set by its darkest marks (grid lines, printed type), so a
+# light pencil digit peaks at a third of it and falls under the stroke level of cells.py:
+# read as blank or as a broken shape. The handwriting reader (HandDigitModel) reads each
+# cell's ink stretched to its own peak, up to MAX_GAIN times; a blank cell's faint
+# show-through (peak under PEAK_FLOOR) is stretched no further than to half the stroke
+# level's reach.
+PEAK_FLOOR = 0.45
+MAX_GAIN = 1 / PEAK_FLOOR
+
+
+def own_contrast(cell_ink: np.ndarray) -> float:
+    """The gain (>= 1) that brings the ink inside the cell's inset to its own contrast."""
+    p = cell_ink.shape[0]
+    m = int(0.16 * p)
+    peak = float(np.percentile(cell_ink[m:p - m, m:p - m], 99))
+    return float(min(MAX_GAIN, max(1.0, 1.0 / max(peak, PEAK_FLOOR))))
+
+
+def digit_features(cell_ink: np.ndarray) -> np.ndarray:
+    """The centred digit's features (cells.py) of one cell's ink at its own contrast."""
+    digit, shape, _ = normalise_cell(cell_ink * own_contrast(cell_ink))
+    return features(digit, shape)
+
+
 def cell_kind_features(colour: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     """(SIZE*SIZE, F) features of each cell, row by row, from the colour picture (BGR)
     and its (SIZE+1)^2 grid line intersections."""
-    straight = straighten(colour, lattice, CELL)
+    return straight_features(straighten(colour, lattice, CELL))
+
+
+def straight_features(straight: np.ndarray) -> np.ndarray:
+    """cell_kind_features of a grid already straightened at CELL pixels per cell: the
+    cell model's KIND_FEATURES columns, then the handwriting reader's digit_features
+    (HAND_FEATURES columns) and the cell's contrast gain."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     ink = ink_map(gray)
     rows = []
@@ -88,26 +118,79 @@ def cell_kind_features(colour: np.ndarray, lattice: np.ndarray) -> np.ndarray:
             digit, shape, box = normalise_cell(cell_ink)
             coarse = cv2.resize(np.minimum(cell_ink, 1.5), (COARSE, COARSE),
                                 interpolation=cv2.INTER_AREA).ravel()
+            gain = own_contrast(cell_ink)
             rows.append(np.concatenate([features(digit, shape), box * 4, coarse,
-                                        _stroke_measures(cell_ink, straight[sl]) * 4]))
+                                        _stroke_measures(cell_ink, straight[sl]) * 4,
+                                        digit_features(cell_ink), [1.0 / gain]]))
     return np.stack(rows).astype(np.float32)
+
+
+HAND_FEATURES = len(digit_features(np.zeros((CELL, CELL), np.float32)))
+KIND_FEATURES = HAND_FEATURES + 4 + COARSE * COARSE + 10  # digit, box, coarse, strokes
+ALL_FEATURES = KIND_FEATURES + HAND_FEATURES + 1
+
+
+def mlp_logits(scaler, net, x: np.ndarray) -> np.ndarray:
+    a = scaler.transform(x)
+    for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
+        a = np.maximum(a @ w + b, 0.0)
+    return a @ net.coefs_[-1] + net.intercepts_[-1]
+
+
+@dataclass
+class HandDigitModel:
+    """Which digit 1-9 a person wrote (column d-1), from digit_features: trained on
+    thousands of real handwritten digits (gridsight/training/hand_digits.py)."""
+
+    scaler: object
+    network: object
+    temperature: float
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """From hand features alone (HAND_FEATURES columns) or a whole feature row."""
+        if x.shape[1] == ALL_FEATURES:
+            x = x[:, KIND_FEATURES:KIND_FEATURES + HAND_FEATURES]
+        return mlp_logits(self.scaler, self.network, x)
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        return tempered_softmax(self.logits(x), self.temperature)
 
 
 @dataclass
 class CellKindModel:
-    """Scaler and network from scikit-learn and a calibrating temperature."""
+    """Scaler and network from scikit-learn and a calibrating temperature; `hand` reads
+    which digit an entry is."""
 
     scaler: object
     network: object
     temperature: float
     info: dict
+    hand: HandDigitModel | None = None
+    columns: int = KIND_FEATURES  # the feature columns the cell model reads
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
-        a = self.scaler.transform(x)
-        net = self.network
-        for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
-            a = np.maximum(a @ w + b, 0.0)
-        return tempered_softmax(a @ net.coefs_[-1] + net.intercepts_[-1], self.temperature)
+        probs = tempered_softmax(mlp_logits(self.scaler, self.network, x[:, :self.columns]),
+                                 self.temperature)
+        if self.hand is not None:
+            probs = with_hand_digits(probs, self.hand.predict_proba(x))
+        return probs
+
+
+ENTRY_CLASSES = slice(10, 19)  # entry 1-9 in CLASSES
+
+
+def with_hand_digits(probs: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """Class probabilities whose entry digits are the geometric mean of the cell model's
+    and the handwriting reader's (both have seen handwriting; neither alone reads it as
+    well), the entry kind's total kept. A mean, not a product: two readers that agree
+    on a misread must not make it near-certain, or wrong_entries lists it as a mistake."""
+    entry = probs[:, ENTRY_CLASSES]
+    total = entry.sum(axis=1, keepdims=True)
+    joint = np.sqrt(entry / np.maximum(total, 1e-12) * hand)
+    joint /= np.maximum(joint.sum(axis=1, keepdims=True), 1e-12)
+    out = probs.copy()
+    out[:, ENTRY_CLASSES] = joint * total
+    return out
 
 
 @cache

@@ -64,25 +64,62 @@ def with_entries_as_givens(reading: Reading, entries: list[list[int]]) -> Readin
     return reading.model_copy(update={"cells": cells})
 
 
+def typed_entries(fixed: dict | None) -> tuple[dict | None, dict[tuple[int, int], int]]:
+    """(the fixed readings for the solver, the cells a person marked as their own digits:
+    {(row, col): digit}); those cells are fixed blank in the former (see as_fixed)."""
+    if not fixed or "entries" not in fixed:
+        return fixed, {}
+    rest = {k: v for k, v in fixed.items() if k != "entries"}
+    typed = normalise_fixed({"cells": fixed["entries"]})["cells"]
+    cells = normalise_fixed({"cells": rest.get("cells", [])})["cells"]
+    rest["cells"] = [[r, c, v] for (r, c), v in cells.items()] + [
+        [r, c, 0] for (r, c) in typed if (r, c) not in cells]
+    return rest, typed
+
+
+def without_cells(fixed: dict | None, cells) -> dict | None:
+    """`fixed` without its fixed cells at `cells`."""
+    if not fixed:
+        return fixed
+    kept = normalise_fixed({"cells": fixed.get("cells", [])})["cells"]
+    return {**fixed, "cells": [[r, c, v] for (r, c), v in kept.items() if (r, c) not in cells]}
+
+
 def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = None
                ) -> SolveResult:
-    """solve_reading, plus entries, notes and wrong entries on a page a person wrote on."""
+    """solve_reading, plus entries, notes and wrong entries on a page a person wrote on.
+    `fixed` may hold "entries": cells a person marked as their own digits, which are no
+    clues and are checked against the solution as certain."""
+    fixed, typed = typed_entries(fixed)
     result = solve_reading(reading, time_limit=time_limit, fixed=fixed)
-    if reading.kind != "sudoku" or reading.cell_kinds is None or reading.entries is None:
+    if reading.kind != "sudoku" or (reading.cell_kinds is None and not typed):
         return result
-    entries, notes = page_marks(reading)
+    n = reading.size
+    if reading.cell_kinds is not None and reading.entries is not None:
+        entries, notes = page_marks(reading)
+        entry_probs = [[list(p) for p in row] for row in reading.entries]
+    else:  # a print-only reading: the person's own digits are the ones they marked
+        entries, notes = [[0] * n for _ in range(n)], []
+        entry_probs = [[[1.0] + [0.0] * n for _ in range(n)] for _ in range(n)]
     givens = getattr(result.puzzle, "givens", None) or []
     for r, row in enumerate(givens):  # a cell the puzzle holds as printed is no entry
         for c, v in enumerate(row):
             if v:
                 entries[r][c] = 0
-    # A cell a person confirmed as a given (or blank) is no entry.
+    # A cell a person confirmed as a given (or blank) is no entry; one they marked as
+    # their own digit holds it for certain.
     for r, c in normalise_fixed(fixed).get("cells", {}):
         entries[r][c] = 0
+    for (r, c), v in typed.items():
+        entries[r][c] = v
+        entry_probs[r][c] = [1.0 if d == v else 0.0 for d in range(n + 1)]
+    notes = [cell for cell in notes if not entries[cell[0]][cell[1]]
+             and cell not in normalise_fixed(fixed).get("cells", {})]
     update: dict = {"entries": entries, "notes": notes}
     if result.verdict == "multiple" and any(map(any, entries)):
+        # The entries become givens, so the cells marked as entries are no longer fixed blank.
         again = solve_reading(with_entries_as_givens(reading, entries), time_limit=time_limit,
-                              fixed=fixed)
+                              fixed=without_cells(fixed, typed))
         if again.verdict == "unique":
             # The entries chose among the solutions: they cannot be checked against it,
             # so the answer goes to review, never out as plainly solved.
@@ -91,7 +128,7 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
                        "message": "the printed givens have more than one solution; this "
                        "one is the solution that agrees with your own digits"}
     if result.solution is not None and result.verdict in ("unique", "multiple"):
-        update["wrong_entries"] = wrong_entries(entries, result.solution, reading.entries)
+        update["wrong_entries"] = wrong_entries(entries, result.solution, entry_probs)
         if update["wrong_entries"] and not update.get("entries_used"):
             update["message"] = (result.message + f"; {len(update['wrong_entries'])} of "
                                  "your digits contradict the solution")

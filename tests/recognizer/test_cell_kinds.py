@@ -39,6 +39,27 @@ def test_shipped_model_loads_with_its_classes():
     assert KINDS == ("blank", "printed", "entry", "notes")
 
 
+def test_shipped_handwriting_reader_reads_a_persons_digits():
+    """The handwriting reader inside the shipped model, alone, on the handwritten cells of
+    synthetic pages it was not trained on (it learned from real photos and MNIST)."""
+    import cv2
+
+    from services.recognizer.cell_kinds import cell_kind_features
+
+    hand = load_kind_model().hand
+    assert hand is not None
+    right = total = 0
+    for seed in range(3):
+        page = half_solved_page(960 + seed, entry_share=0.6)
+        colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
+        x = cell_kind_features(colour, np.asarray(page.image.info["lattice"], float))
+        entries = np.array(page.entries).ravel()
+        read = hand.predict_proba(x).argmax(-1) + 1
+        right += int((read[entries > 0] == entries[entries > 0]).sum())
+        total += int((entries > 0).sum())
+    assert right / total >= 0.95, right / total
+
+
 @pytest.mark.parametrize("app", [False, True], ids=["handwritten", "app"])
 def test_half_solved_pages_are_read_cell_by_cell(app):
     right = total = kind_right = notes_as_given = 0
@@ -58,6 +79,27 @@ def test_half_solved_pages_are_read_cell_by_cell(app):
     assert right / total >= 0.97, right / total
     assert kind_right / total >= 0.95, kind_right / total
     assert notes_as_given == 0
+
+
+def test_light_pencil_digits_read_as_entries_are_read_right():
+    """A soft pencil pressed lightly: the person's digits are a third as dark as the print
+    and the grid lines (as on some real photos). Each one read as the person's digit is
+    the right digit (the handwriting reader sees each cell at its own contrast). Known
+    gap: the cell model still takes about a third of them for blank cells, which the
+    floor below keeps from getting worse."""
+    as_entry = right = total = 0
+    for seed in range(3):
+        page = half_solved_page(90 + seed, wrong=1, light_pencil=True, entry_share=0.5)
+        reading = recognize(png(page.image), "sudoku")
+        entries = np.array(page.entries)
+        written = entries > 0
+        read_as_entry = np.asarray(reading.cell_kinds).argmax(-1) == 2
+        as_entry += int((written & read_as_entry).sum())
+        right += int((states(reading)[written & read_as_entry]
+                      == entries[written & read_as_entry]).sum())
+        total += int(written.sum())
+    assert right == as_entry
+    assert as_entry / total >= 0.6, as_entry / total
 
 
 def test_wrong_entry_on_a_page_is_found_through_the_recognizer():

@@ -106,3 +106,37 @@ def test_a_corrected_cell_is_no_entry_whatever_form_the_corrections_take():
     for fixed in ({"cells": [[r, c, solution[r][c]]]}, {"cells": {f"{r},{c}": solution[r][c]}}):
         result = solve_page(page_reading(givens, entries), fixed=fixed)
         assert result.entries[r][c] == 0
+
+
+def test_a_cell_a_person_marks_as_their_own_digit_is_no_clue_and_is_checked():
+    """A handwritten digit read as printed: the person marks it as theirs. It leaves the
+    puzzle, comes back as an entry, and a wrong one is listed as wrong for certain."""
+    from services.contracts import Corrections
+    from services.corrections import as_fixed
+
+    givens, solution = make_sudoku(random.Random(6))
+    open_cells = [(r, c) for r in range(9) for c in range(9) if not givens[r][c]]
+    (r, c), (wr, wc) = open_cells[0], open_cells[1]
+    read = [row[:] for row in givens]
+    read[r][c] = solution[r][c]  # the person's right digit, read as printed
+    no_entries = [[0] * 9 for _ in range(9)]
+    written = solution[wr][wc] % 9 + 1
+    fixes = Corrections.model_validate({"cells": [
+        {"row": r, "col": c, "value": solution[r][c], "kind": "entry"},
+        {"row": wr, "col": wc, "value": written, "kind": "entry"}]})
+    result = solve_page(page_reading(read, no_entries), fixed=as_fixed(fixes))
+    assert result.puzzle.givens == givens and result.solution == solution
+    assert result.entries[r][c] == solution[r][c] and result.entries[wr][wc] == written
+    assert [(w.row, w.col, w.written, w.correct) for w in result.wrong_entries] == \
+        [(wr, wc, written, solution[wr][wc])]
+
+
+def test_a_print_only_reading_takes_the_digits_a_person_marks_as_their_own():
+    givens, solution = make_sudoku(random.Random(8))
+    r, c = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    read = [row[:] for row in givens]
+    read[r][c] = solution[r][c]
+    reading = Reading(kind="sudoku", cells=[[confident_cell(9, v) for v in row] for row in read])
+    result = solve_page(reading, fixed={"cells": [[r, c, 0]], "entries": [[r, c, solution[r][c]]]})
+    assert result.puzzle.givens == givens
+    assert result.entries[r][c] == solution[r][c] and result.wrong_entries == []

@@ -105,18 +105,27 @@ function arrowKeys(inputs, sums, n) {
 
 // One cell of the reading: the value read (or the person's), shaded when unsure, outlined
 // when the solver marked it; its accessible name says all of that.
-function readingCell(reading, row, col, fixed, mark) {
+function readingCell(reading, row, col, fixed, mark, kinds) {
   const probs = reading.cells[row][col];
-  const read = argmax(probs);
+  const read = kinds?.value ?? argmax(probs);
   const notes = [];
   const cell = element("div", { className: "cell" });
+  if (kinds) {
+    cell.classList.add(`kind-${kinds.kind}`);
+    if (kinds.kind === "entry") notes.push("your own digit");
+  }
   if (fixed !== undefined) {
     cell.classList.add("corrected");
     notes.push("corrected by you");
-  } else if (probs[read] < UNSURE_BELOW) {
-    cell.classList.add("unsure");
-    cell.style.setProperty("--doubt", (1 - probs[read]).toFixed(2));
-    notes.push(`read as ${shown(read)}, ${Math.round(100 * probs[read])}% sure`);
+  } else {
+    // The person's own digit is as sure as its reading among their digits.
+    const sure = kinds?.kind === "entry" ? (reading.entries?.[row]?.[col]?.[read] ?? 1)
+      : probs[read];
+    if (sure < UNSURE_BELOW) {
+      cell.classList.add("unsure");
+      cell.style.setProperty("--doubt", (1 - sure).toFixed(2));
+      notes.push(`read as ${shown(read)}, ${Math.round(100 * sure)}% sure`);
+    }
   }
   if (mark) {
     cell.classList.add(mark.type);
@@ -127,6 +136,7 @@ function readingCell(reading, row, col, fixed, mark) {
   const label = [`Row ${row + 1}, column ${col + 1}`, ...notes].join(", ");
   const input = numberInput(fixed ?? read, label, String(reading.size).length);
   input.dataset.cell = key(row, col);
+  if (kinds) input.dataset.kind = kinds.kind;
   input.dataset.notes = notes.join("; ");
   if (notes.length) cell.title = notes.join("; ");
   cell.append(input);
@@ -136,11 +146,58 @@ function readingCell(reading, row, col, fixed, mark) {
 // The grid as the recognizer read it, every cell editable. A cell the person typed into
 // is sent as a correction (a certain reading), even when the value typed equals the
 // value read: that is how a person confirms a suspect.
+// What a cell of a half-solved page holds, as the solver took it or as the person said:
+// { kind: "printed" | "entry" | "blank", value }; null on other pages.
+function cellKind(job, row, col, fix) {
+  const { reading, result } = job;
+  if (reading.kind !== "sudoku" || !(reading.cell_kinds || result?.entries)) return null;
+  if (fix) return { kind: fix.kind || (fix.value ? "printed" : "blank"), value: fix.value };
+  const entry = result?.entries?.[row]?.[col];
+  if (entry) return { kind: "entry", value: entry };
+  const read = argmax(reading.cells[row][col]);
+  return { kind: read ? "printed" : "blank", value: read };
+}
+
+const KIND_WORDS = { printed: "a printed digit", entry: "your own digit", blank: "nothing" };
+
+// The switch between printed, entry and blank for the cell last focused (half-solved
+// pages): one group of radio buttons under the grid rather than one per cell.
+function kindSwitch(inputs) {
+  const legend = element("legend", { textContent: "This cell holds" });
+  const radios = Object.entries(KIND_WORDS).map(([kind, words]) => {
+    const radio = element("input", { type: "radio", name: "cell-kind", value: kind });
+    return [radio, element("label", {}, [radio, ` ${words}`])];
+  });
+  const fieldset = element("fieldset", { className: "cell-kind" },
+                           [legend, ...radios.map(([, label]) => label)]);
+  let current = inputs[0][0];
+  const show = (input) => {
+    current = input;
+    const [row, col] = input.dataset.cell.split(",").map(Number);
+    legend.textContent = `Row ${row + 1}, column ${col + 1} holds`;
+    for (const [radio] of radios) radio.checked = radio.value === input.dataset.kind;
+  };
+  for (const input of inputs.flat()) input.addEventListener("focus", () => show(input));
+  for (const [radio] of radios) {
+    radio.addEventListener("change", () => {
+      const cell = current.parentElement;
+      cell.classList.remove(`kind-${current.dataset.kind}`);
+      current.dataset.kind = radio.value;
+      cell.classList.add(`kind-${radio.value}`);
+      if (radio.value === "blank") current.value = "";
+      current.classList.add("edited");
+    });
+  }
+  show(current);
+  return fieldset;
+}
+
 export function readingEditor(job) {
   const { reading, result, corrections } = job;
   const n = reading.size;
   const box = reading.box || defaultBox(n);
-  const fixedCells = new Map((corrections?.cells || []).map((f) => [key(f.row, f.col), f.value]));
+  const fixByCell = new Map((corrections?.cells || []).map((f) => [key(f.row, f.col), f]));
+  const fixedCells = new Map([...fixByCell].map(([here, f]) => [here, f.value]));
   const fixedSums = new Map((corrections?.cage_sums || []).map((f) => [key(f.row, f.col), f.value]));
   const cellMarks = markedCells(result, "cell", "wall_right", "wall_down");
   const sumMarks = markedCells(result, "cage_sum");
@@ -155,7 +212,8 @@ export function readingEditor(job) {
     inputs.push([]);
     for (let col = 0; col < n; col += 1) {
       const here = key(row, col);
-      const cell = readingCell(reading, row, col, fixedCells.get(here), cellMarks.get(here));
+      const cell = readingCell(reading, row, col, fixedCells.get(here), cellMarks.get(here),
+                               cellKind(job, row, col, fixByCell.get(here)));
       cell.classList.add(...boxClasses(row, col, n, box));
       inputs[row].push(cell.querySelector("input"));
       grid.append(cell);
@@ -188,9 +246,11 @@ export function readingEditor(job) {
   const firstMark = [...cellMarks.values()][0]?.suspect;
   roving(inputs.flat(), firstMark ? firstMark.row * n + firstMark.col : 0);
   roving(sums);
+  const withKinds = Boolean(cellKind(job, 0, 0));
+  const wrapper = element("div", {}, withKinds ? [grid, kindSwitch(inputs)] : [grid]);
 
   return {
-    element: grid,
+    element: wrapper,
     // Focus the reading a suspect names: a cage sum's own input, else the cell.
     focus(what, row, col) {
       const sum = what === "cage_sum" && sums.find((s) => s.dataset.sum === key(row, col));
@@ -213,6 +273,12 @@ export function readingEditor(job) {
           invalid.push(`${isSum ? "cage sum at " : ""}row ${row + 1}, column ${col + 1}`);
         } else if (isSum) {
           fixes.cage_sums.push({ row, col, value });
+        } else if (input.dataset.kind) {
+          // A half-solved page: the kind goes along; a digit typed into a blank cell is
+          // taken as printed unless the person says it is their own.
+          const kind = value === 0 ? "blank" : input.dataset.kind === "entry" ? "entry"
+            : "printed";
+          fixes.cells.push({ row, col, value, kind });
         } else {
           fixes.cells.push({ row, col, value });
         }
