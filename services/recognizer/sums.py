@@ -99,6 +99,8 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
             continue
         if area < 0.12 * h * max(2, w) or y > 0.3 * p:
             continue
+        if y + h >= h_lim - 1 and y > 0.2 * p:
+            continue  # runs on below the corner: a person's large digit, not the sum
         # A thin upright blob over ink running on down the cell's side may be a piece of
         # the cage outline -- or a '1' standing on it: decided below, against the text
         # height. A narrow '2' is not upright enough to be taken for the outline.

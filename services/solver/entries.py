@@ -66,9 +66,10 @@ def with_entries_as_givens(reading: Reading, entries: list[list[int]]) -> Readin
 
 def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = None
                ) -> SolveResult:
-    """solve_reading, plus entries, notes and wrong entries on a page a person wrote on."""
+    """solve_reading, plus entries, notes and wrong entries on a page a person wrote on
+    (a classic page, or a killer in progress: its entries are checked the same way)."""
     result = solve_reading(reading, time_limit=time_limit, fixed=fixed)
-    if reading.kind != "sudoku" or reading.cell_kinds is None or reading.entries is None:
+    if reading.cell_kinds is None or reading.entries is None:
         return result
     entries, notes = page_marks(reading)
     givens = getattr(result.puzzle, "givens", None) or []
