@@ -237,13 +237,13 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
     if look.outline:
         _draw_cages(draw, layout, look, owner)
     path = _font_path(sum_font) if sum_font else pick_sum_font(look, rng)
-    _draw_sums(draw, layout, look, puzzle, path, paper, rng)
+    sum_boxes = _draw_sums(draw, layout, look, puzzle, path, paper, rng)
     if puzzle.givens and any(map(any, puzzle.givens)):
         digit_font = _font_path(font) if font else path
         _draw_digits(draw, layout, replace(look.grid, digit_height=0.5), puzzle.givens,
                      digit_font, rng, jitter)
     if marks is not None:
-        _draw_marks(draw, layout, look, marks, set(head_cells(puzzle)), rng)
+        _draw_marks(draw, layout, look, marks, sum_boxes, rng)
     if look.texture:
         image = textured(image, look.texture, rng)
     walls_right, walls_down = walls_of(owner)
@@ -397,7 +397,9 @@ def _dashed(draw, a, b, look: KillerStyle, width: int, p: int) -> None:
 
 
 def _draw_sums(draw, layout: Layout, look: KillerStyle, puzzle: KillerPuzzle, font_path: str,
-               paper: dict, rng: random.Random) -> None:
+               paper: dict, rng: random.Random) -> dict:
+    """Each cage's sum in its first cell; {cell: the sum's box (x0, y0, x1, y1)}."""
+    boxes = {}
     p = layout.cell_px
     px = max(6, round(look.sum_height * p * 1.4))
     font = ImageFont.truetype(font_path, px)
@@ -418,6 +420,8 @@ def _draw_sums(draw, layout: Layout, look: KillerStyle, puzzle: KillerPuzzle, fo
             draw.rectangle([box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad],
                            fill=paper.get((r, c), look.grid.background))
         draw.text((x, y), text, fill=look.sum_colour, font=font, anchor="lt")
+        boxes[(r, c)] = box
+    return boxes
 
 
 # --- Puzzles in progress -----------------------------------------------------------------
@@ -452,11 +456,12 @@ def in_progress(solution: list[list[int]], rng: random.Random, entry_share: floa
     return Marks(entries, notes)
 
 
-def _draw_marks(draw, layout: Layout, look: KillerStyle, marks: Marks, heads: set,
+def _draw_marks(draw, layout: Layout, look: KillerStyle, marks: Marks, sum_boxes: dict,
                 rng: random.Random) -> None:
     """Entries large and centred in a colour of their own (as apps draw the player's
-    digits); notes small, in a 3x3 keypad inside the cage outline, below the sum in a
-    cage's first cell."""
+    digits); notes small, in a 3x3 keypad inside the cage outline. In a cage's first cell
+    both keep clear of the sum, as apps lay them out: the entry smaller and lower, the
+    notes below the sum."""
     p = layout.cell_px
     dark = sum(look.grid.background) < 3 * 128
     entry_colour = rng.choice(ENTRY_COLOURS)
@@ -467,25 +472,33 @@ def _draw_marks(draw, layout: Layout, look: KillerStyle, marks: Marks, heads: se
     faces = [path for name, path in digit_fonts() if not is_bold(name)
              and lining_figures(path)] or [digit_fonts()[0][1]]
     entry_face, note_face = rng.choice(faces), rng.choice(faces)
-    height = rng.uniform(0.42, 0.55) * p
-    entry_font = _sized(entry_face, height)
-    note_font = _sized(note_face, rng.uniform(0.14, 0.19) * p)
+    height = rng.uniform(0.4, 0.52) * p
+    note_size = rng.uniform(0.12, 0.16)
+    note_font = _sized(note_face, note_size * p)
+    inset = look.inset + look.cage_width + 0.08
     for r, row in enumerate(marks.entries):
         for c, v in enumerate(row):
-            if v:
-                x, y = layout.line_pos(c) + p / 2, layout.line_pos(r) + 0.55 * p
-                if (r, c) not in heads:
-                    y = layout.line_pos(r) + p / 2
-                draw.text((x, y), str(v), fill=entry_colour, font=entry_font, anchor="mm")
-    inset = look.inset + look.cage_width + 0.08
+            if not v:
+                continue
+            x0, y0 = layout.line_pos(c), layout.line_pos(r)
+            top, h = y0 + (p - height) / 2, height
+            if (r, c) in sum_boxes:  # below the sum, down to the outline
+                top = max(top, sum_boxes[(r, c)][3] + 0.06 * p)
+                h = max(0.28 * p, min(height, y0 + (1 - inset) * p - top))
+            draw.text((x0 + p / 2 + (0.06 * p if (r, c) in sum_boxes else 0), top + h / 2),
+                      str(v), fill=entry_colour, font=_sized(entry_face, h), anchor="mm")
     for (r, c), digits in marks.notes.items():
-        top = 0.5 if (r, c) in heads else inset  # the sum holds the top-left corner
         x0, y0 = layout.line_pos(c), layout.line_pos(r)
+        top = inset
+        font = note_font
+        if (r, c) in sum_boxes:  # the sum holds the top-left corner: a smaller keypad
+            top = max(0.5, (sum_boxes[(r, c)][3] - y0) / p + 0.05)
+            font = _sized(note_face, max(0.1, min(note_size, 0.75 * (1 - inset - top) / 3)) * p)
         for d in digits:
             col, row = (d - 1) % 3, (d - 1) // 3
             fx = inset + (1 - 2 * inset) * (col + 0.5) / 3
             fy = top + (1 - inset - top) * (row + 0.5) / 3
-            draw.text((x0 + fx * p, y0 + fy * p), str(d), fill=note_colour, font=note_font,
+            draw.text((x0 + fx * p, y0 + fy * p), str(d), fill=note_colour, font=font,
                       anchor="mm")
 
 

@@ -26,13 +26,18 @@ from services.recognizer.classifier import load_model
 SIZE = 9
 CELL = 48  # pixels per straightened cell
 STROKE = 0.35  # ink at least this dark is a stroke
-FAINT_STROKE = 0.2  # ... or, for pencil notes, this dark
-LARGE = 0.3  # a digit at least this share of the cell tall is an entry or a given
-NOTE_LOW, NOTE_HIGH = 0.08, 0.3  # a pencil note's height as a share of the cell
+FAINT_STROKE = 0.15  # ... or, for pencil notes, this dark and NOTE_SHARE of the ink near
+NOTE_SHARE = 0.45
+LARGE = 0.33  # a digit at least this share of the cell tall is an entry or a given ...
+LARGE_BESIDE_SUM = 0.22  # ... or this, below a cage sum (apps draw it smaller there)
+WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
+PINCH = 0.6
+NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
 INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
 SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
 ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: entry from here
 NOTES_SURE = 0.95
+DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:
@@ -53,7 +58,10 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     grey = straighten(gray, lattice, p)
     ink = thin_ink(grey, p)
     strokes = ink >= STROKE
-    faint = ink >= FAINT_STROKE  # pencil notes are often light grey
+    # Pencil notes are often light grey and thin: a note's stroke is ink at least a share
+    # as dark as the darkest ink around it.
+    nearby = cv2.dilate(ink, np.ones((5, 5), np.uint8))
+    faint = ink >= np.maximum(FAINT_STROKE, NOTE_SHARE * nearby)
     h, w = int(SUM_CORNER[0] * p), int(SUM_CORNER[1] * p)
     sum_pixels = [straight[r * p:r * p + h, c * p:c * p + w][strokes[r * p:r * p + h,
                                                                      c * p:c * p + w]]
@@ -68,10 +76,7 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     for r in range(SIZE):
         for c in range(SIZE):
             sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
-            cell = (strokes[sl] | (faint[sl] & ((r, c) not in heads)))
-            cell[:, :lo] = cell[:, p - lo:] = False  # cage lines run outside
-            cell[:lo // 2] = cell[p - lo // 2:] = False
-            large, small = _blobs(cell, faint[sl], p, (r, c) in heads)
+            large, small = _blobs(_inner(faint[sl], lo), p, (r, c) in heads)
             if large is not None:
                 mask = cv2.dilate(large.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
                 digit_cells[sl][mask] = grey[sl][mask]
@@ -83,15 +88,21 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
                                  interpolation=cv2.INTER_AREA), SIZE)).reshape(SIZE, SIZE, -1)
     entries = np.zeros((SIZE, SIZE, 10))
     entries[..., 0] = 1.0
-    givens = probs.copy()
+    # A given is a large digit in the sums' ink: cells without a large digit hold none
+    # (a note or a stray mark the digit model saw is no given).
+    givens = np.zeros_like(probs)
+    givens[..., 0] = 1.0
     for (r, c), pixels in large_at.items():
-        digit = 1.0 - float(digits[r, c, 0])
+        # The blob is there: the digit model only says which digit it is (isolated, a
+        # thin '1' can look like an empty cell to it).
+        value = np.concatenate([[1.0 - DIGIT_SURE], DIGIT_SURE * digits[r, c, 1:]
+                                / max(float(digits[r, c, 1:].sum()), 1e-9)])
         p_entry = 1.0
         if sum_colour is not None and len(pixels):
             delta = float(np.linalg.norm(_lab(pixels) - sum_colour))
             p_entry = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
-        kinds[r, c] = [1 - digit, digit * (1 - p_entry), digit * p_entry, 0.0]
-        entries[r, c] = digits[r, c] * p_entry
+        kinds[r, c] = [1 - DIGIT_SURE, DIGIT_SURE * (1 - p_entry), DIGIT_SURE * p_entry, 0.0]
+        entries[r, c] = value * p_entry
         entries[r, c, 0] += 1 - p_entry
         # A given is what the killer reader saw, unless the digit is the person's.
         givens[r, c] = probs[r, c] * (1 - p_entry)
@@ -101,7 +112,24 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     return givens, fields
 
 
-def _blobs(cell: np.ndarray, faint: np.ndarray, p: int, head: bool
+def _inner(cell: np.ndarray, lo: int) -> np.ndarray:
+    """The cell's strokes away from its sides, where cage lines run."""
+    cell = cell.copy()
+    p = cell.shape[0]
+    cell[:, :lo] = cell[:, p - lo:] = False
+    cell[:lo // 2] = cell[p - lo // 2:] = False
+    return cell
+
+
+def _pinched(blob: np.ndarray) -> bool:
+    """Whether a narrow blob narrows in its middle half to under PINCH of its typical
+    width: a waist where two stacked notes touch. A '1' keeps its stem's width."""
+    rows = blob.sum(axis=1)
+    h = len(rows)
+    return bool(rows[h // 4:h - h // 4].min() < PINCH * np.median(rows[rows > 0]))
+
+
+def _blobs(cell: np.ndarray, p: int, head: bool
            ) -> tuple[np.ndarray | None, int]:
     """(mask of the cell's large digit or None, how many note-sized blobs it holds).
 
@@ -113,7 +141,15 @@ def _blobs(cell: np.ndarray, faint: np.ndarray, p: int, head: bool
     large, small = None, 0
     for i in range(1, count):
         x, y, w, h, area = stats[i]
-        if h >= LARGE * p and w <= 0.7 * p and y + h > 0.6 * p:
+        # Two notes stacked in the keypad can touch: as tall as a digit, but narrow, and
+        # pinched where they meet (a large '1' is narrow too, but solid all the way down).
+        # Below a sum the keypad is smaller.
+        if head:
+            large_digit = h >= LARGE_BESIDE_SUM * p
+        else:
+            large_digit = h >= LARGE * p and (w >= WIDE * p or not _pinched(labels[
+                y:y + h, x:x + w] == i))
+        if large_digit and w <= 0.7 * p and y + h > 0.6 * p:
             large = labels == i if large is None else large | (labels == i)
         elif NOTE_LOW * p <= h < NOTE_HIGH * p and w <= 0.25 * p and \
                 area >= 0.25 * h * max(w, 2) and not (head and y < 0.45 * p):
