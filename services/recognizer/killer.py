@@ -39,6 +39,9 @@ from services.recognizer.sums import (
 
 SIZE = 9
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
+# Among many large digits, a mean wall probability from this up shows cages (killers: 0.3
+# and more; serif givens near the lines give classic grids up to about 0.1).
+CAGES_SEEN = 0.2
 MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
 DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
 SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
@@ -93,7 +96,7 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray) -> bool:
     the count of large digits alone cannot tell the kinds apart, cage walls can.
     """
     right, down = wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, SIZE)
-    return bool(np.mean(right) + np.mean(down) >= 2 * CLASSIC_WALLS)
+    return bool(np.mean(right) + np.mean(down) >= 2 * CAGES_SEEN)
 
 
 def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
