@@ -426,7 +426,8 @@ def _draw_sums(draw, layout: Layout, look: KillerStyle, puzzle: KillerPuzzle, fo
 
 # --- Puzzles in progress -----------------------------------------------------------------
 
-ENTRY_COLOURS = ((30, 90, 200), (20, 120, 60), (90, 60, 170), (0, 110, 150), (60, 60, 60))
+# Apps draw the player's digits in a colour of their own (never the givens' black).
+ENTRY_COLOURS = ((30, 90, 200), (20, 120, 60), (90, 60, 170), (0, 110, 150), (200, 60, 40))
 NOTE_COLOURS = ((110, 110, 120), (70, 90, 150), (90, 90, 90))
 
 
@@ -464,7 +465,9 @@ def _draw_marks(draw, layout: Layout, look: KillerStyle, marks: Marks, sum_boxes
     notes below the sum."""
     p = layout.cell_px
     dark = sum(look.grid.background) < 3 * 128
-    entry_colour = rng.choice(ENTRY_COLOURS)
+    # Never the sums' own colour (thin_colour draws its sums blue).
+    entry_colour = rng.choice([c for c in ENTRY_COLOURS
+                               if sum(abs(a - b) for a, b in zip(c, look.sum_colour)) > 120])
     note_colour = rng.choice(NOTE_COLOURS)
     if dark:
         entry_colour = tuple(255 - v // 2 for v in entry_colour)

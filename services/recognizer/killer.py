@@ -89,14 +89,21 @@ def regions(walls_right: np.ndarray, walls_down: np.ndarray) -> list[list[tuple[
     return sorted(groups.values())
 
 
-def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray) -> bool:
-    """Whether the grid shows cage walls at all, on the lattice found for a classic grid.
+def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -> bool:
+    """Whether the grid shows cage walls at all, on the lattice found for a classic grid:
+    drawn as outlines, as boundaries in a colour of their own, or as colour fills.
 
     A killer in progress holds as many large digits as a classic grid (the person's own):
     the count of large digits alone cannot tell the kinds apart, cage walls can.
     """
-    right, down = wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, SIZE)
-    return bool(np.mean(right) + np.mean(down) >= 2 * CAGES_SEEN)
+    found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, SIZE)]
+    by_line = coloured_line_walls(colour, lattice)
+    if by_line is not None:
+        found.append(by_line)
+    fills = cell_fills(colour, lattice)
+    if colourful(fills):
+        found.append(fill_walls(fills))
+    return any(np.mean(right) + np.mean(down) >= 2 * CAGES_SEEN for right, down in found)
 
 
 def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:

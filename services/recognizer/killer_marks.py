@@ -34,16 +34,19 @@ WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
 PINCH = 0.6
 NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
 INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
+EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
 SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
+LAB_WEIGHTS = np.array([0.3, 1.0, 1.0])
 ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: entry from here
 NOTES_SURE = 0.95
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:
-    """Mean CIELAB colour of (k, 3) BGR pixels."""
+    """Median CIELAB colour of (k, 3) BGR pixels (a few pixels of a cage line do not
+    move it)."""
     lab = cv2.cvtColor((pixels.reshape(-1, 1, 3) / 255.0).astype(np.float32), cv2.COLOR_BGR2Lab)
-    return lab.reshape(-1, 3).mean(axis=0)
+    return np.median(lab.reshape(-1, 3), axis=0)
 
 
 def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads: set,
@@ -63,9 +66,9 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     nearby = cv2.dilate(ink, np.ones((5, 5), np.uint8))
     faint = ink >= np.maximum(FAINT_STROKE, NOTE_SHARE * nearby)
     h, w = int(SUM_CORNER[0] * p), int(SUM_CORNER[1] * p)
-    sum_pixels = [straight[r * p:r * p + h, c * p:c * p + w][strokes[r * p:r * p + h,
-                                                                     c * p:c * p + w]]
-                  for r, c in heads]
+    e = int(EDGE * p)  # boundaries drawn on the grid lines, in a colour of their own
+    sum_pixels = [straight[r * p + e:r * p + h, c * p + e:c * p + w][
+        strokes[r * p + e:r * p + h, c * p + e:c * p + w]] for r, c in heads]
     sum_pixels = [s for s in sum_pixels if len(s)]
     sum_colour = _lab(np.concatenate(sum_pixels)) if sum_pixels else None
     kinds = np.zeros((SIZE, SIZE, 4))
@@ -99,7 +102,9 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
                                 / max(float(digits[r, c, 1:].sum()), 1e-9)])
         p_entry = 1.0
         if sum_colour is not None and len(pixels):
-            delta = float(np.linalg.norm(_lab(pixels) - sum_colour))
+            # Mostly by hue: thin small sums look lighter than a large digit in the
+            # same ink (their edges are half paper), so lightness counts for less.
+            delta = float(np.linalg.norm((_lab(pixels) - sum_colour) * LAB_WEIGHTS))
             p_entry = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
         kinds[r, c] = [1 - DIGIT_SURE, DIGIT_SURE * (1 - p_entry), DIGIT_SURE * p_entry, 0.0]
         entries[r, c] = value * p_entry

@@ -319,7 +319,8 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
     killer, warnings, kind_extra = None, [], {}
-    if kind == "auto" and large_digits >= CLASSIC_GIVENS and not cage_walls_seen(gray, lattice):
+    if kind == "auto" and large_digits >= CLASSIC_GIVENS and \
+            not cage_walls_seen(gray, lattice, in_colour()):
         # Many large digits and no cage walls: a classic grid. (A killer in progress holds
         # many large digits too, the person's own, but shows its cages.) The cage reader,
         # the slow stage, is not asked.
