@@ -215,8 +215,10 @@ def head_cells(puzzle: KillerPuzzle) -> dict[tuple[int, int], int]:
 def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cell_px: int = 56,
                   seed: int = 0, margin: int | None = None, font: str | None = None,
                   sum_font: str | None = None, selected: tuple[int, int] | None = None,
-                  jitter: float = 0.0) -> Image.Image:
-    """`puzzle` drawn in `style`; fonts are file stems or paths (None: a seeded choice)."""
+                  jitter: float = 0.0, marks: Marks | None = None) -> Image.Image:
+    """`puzzle` drawn in `style`; fonts are file stems or paths (None: a seeded choice).
+    `marks`: a puzzle in progress, the person's digits and pencil notes drawn over it
+    (image.info then also carries "entries" and "notes")."""
     rng = random.Random(seed)
     look = ALL_STYLES[style] if isinstance(style, str) else style
     n = puzzle.size
@@ -235,16 +237,21 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
     if look.outline:
         _draw_cages(draw, layout, look, owner)
     path = _font_path(sum_font) if sum_font else pick_sum_font(look, rng)
-    _draw_sums(draw, layout, look, puzzle, path, paper, rng)
+    sum_boxes = _draw_sums(draw, layout, look, puzzle, path, paper, rng)
     if puzzle.givens and any(map(any, puzzle.givens)):
         digit_font = _font_path(font) if font else path
         _draw_digits(draw, layout, replace(look.grid, digit_height=0.5), puzzle.givens,
                      digit_font, rng, jitter)
+    if marks is not None:
+        _draw_marks(draw, layout, look, marks, sum_boxes, rng)
     if look.texture:
         image = textured(image, look.texture, rng)
     walls_right, walls_down = walls_of(owner)
     image.info.update(lattice=layout.lattice(), walls_right=walls_right, walls_down=walls_down,
                       sums=head_cells(puzzle), sum_font=path)
+    if marks is not None:
+        image.info.update(entries=[row[:] for row in marks.entries],
+                          notes=sorted(marks.notes))
     return image
 
 
@@ -390,7 +397,9 @@ def _dashed(draw, a, b, look: KillerStyle, width: int, p: int) -> None:
 
 
 def _draw_sums(draw, layout: Layout, look: KillerStyle, puzzle: KillerPuzzle, font_path: str,
-               paper: dict, rng: random.Random) -> None:
+               paper: dict, rng: random.Random) -> dict:
+    """Each cage's sum in its first cell; {cell: the sum's box (x0, y0, x1, y1)}."""
+    boxes = {}
     p = layout.cell_px
     px = max(6, round(look.sum_height * p * 1.4))
     font = ImageFont.truetype(font_path, px)
@@ -411,3 +420,116 @@ def _draw_sums(draw, layout: Layout, look: KillerStyle, puzzle: KillerPuzzle, fo
             draw.rectangle([box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad],
                            fill=paper.get((r, c), look.grid.background))
         draw.text((x, y), text, fill=look.sum_colour, font=font, anchor="lt")
+        boxes[(r, c)] = box
+    return boxes
+
+
+# --- Puzzles in progress -----------------------------------------------------------------
+
+# Apps draw the player's digits in a colour of their own (never the givens' black).
+ENTRY_COLOURS = ((30, 90, 200), (20, 120, 60), (90, 60, 170), (0, 110, 150), (200, 60, 40))
+NOTE_COLOURS = ((110, 110, 120), (70, 90, 150), (90, 90, 90))
+
+
+@dataclass
+class Marks:
+    """What a person has put into a killer so far: digits (0 = none) and pencil notes."""
+
+    entries: list[list[int]]
+    notes: dict[tuple[int, int], list[int]]
+
+
+def in_progress(solution: list[list[int]], rng: random.Random, entry_share: float = 0.3,
+                notes_share: float = 0.15, wrong: int = 0) -> Marks:
+    """Random marks: a share of the cells filled with their digit (`wrong` of them with
+    another), a share holding two to four candidates, the right one among them."""
+    n = len(solution)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    n_entry, n_notes = round(entry_share * n * n), round(notes_share * n * n)
+    entries = [[0] * n for _ in range(n)]
+    for k, (r, c) in enumerate(cells[:n_entry]):
+        entries[r][c] = solution[r][c] if k >= wrong else \
+            rng.choice([d for d in range(1, n + 1) if d != solution[r][c]])
+    notes = {}
+    for r, c in cells[n_entry:n_entry + n_notes]:
+        notes[(r, c)] = sorted({solution[r][c], *rng.sample(range(1, n + 1), rng.randint(1, 3))})
+    return Marks(entries, notes)
+
+
+def _draw_marks(draw, layout: Layout, look: KillerStyle, marks: Marks, sum_boxes: dict,
+                rng: random.Random) -> None:
+    """Entries large and centred in a colour of their own (as apps draw the player's
+    digits); notes small, in a 3x3 keypad inside the cage outline. In a cage's first cell
+    both keep clear of the sum, as apps lay them out: the entry smaller and lower, the
+    notes below the sum."""
+    p = layout.cell_px
+    dark = sum(look.grid.background) < 3 * 128
+    # Never the sums' own colour (thin_colour draws its sums blue).
+    entry_colour = rng.choice([c for c in ENTRY_COLOURS
+                               if sum(abs(a - b) for a, b in zip(c, look.sum_colour)) > 120])
+    note_colour = rng.choice(NOTE_COLOURS)
+    if dark:
+        entry_colour = tuple(255 - v // 2 for v in entry_colour)
+        note_colour = tuple(255 - v // 2 for v in note_colour)
+    faces = [path for name, path in digit_fonts() if not is_bold(name)
+             and lining_figures(path)] or [digit_fonts()[0][1]]
+    entry_face, note_face = rng.choice(faces), rng.choice(faces)
+    height = rng.uniform(0.4, 0.52) * p
+    note_size = rng.uniform(0.12, 0.16)
+    note_font = _sized(note_face, note_size * p)
+    inset = look.inset + look.cage_width + 0.08
+    for r, row in enumerate(marks.entries):
+        for c, v in enumerate(row):
+            if not v:
+                continue
+            x0, y0 = layout.line_pos(c), layout.line_pos(r)
+            top, h = y0 + (p - height) / 2, height
+            if (r, c) in sum_boxes:  # below the sum, down to the outline
+                top = max(top, sum_boxes[(r, c)][3] + 0.06 * p)
+                h = max(0.28 * p, min(height, y0 + (1 - inset) * p - top))
+            draw.text((x0 + p / 2 + (0.06 * p if (r, c) in sum_boxes else 0), top + h / 2),
+                      str(v), fill=entry_colour, font=_sized(entry_face, h), anchor="mm")
+    for (r, c), digits in marks.notes.items():
+        x0, y0 = layout.line_pos(c), layout.line_pos(r)
+        top = inset
+        font = note_font
+        if (r, c) in sum_boxes:  # the sum holds the top-left corner: a smaller keypad
+            top = max(0.5, (sum_boxes[(r, c)][3] - y0) / p + 0.05)
+            font = _sized(note_face, max(0.1, min(note_size, 0.75 * (1 - inset - top) / 3)) * p)
+        for d in digits:
+            col, row = (d - 1) % 3, (d - 1) // 3
+            fx = inset + (1 - 2 * inset) * (col + 0.5) / 3
+            fy = top + (1 - inset - top) * (row + 0.5) / 3
+            draw.text((x0 + fx * p, y0 + fy * p), str(d), fill=note_colour, font=font,
+                      anchor="mm")
+
+
+def _sized(path: str, height: float) -> ImageFont.FreeTypeFont:
+    """`path` at the size whose '8' is `height` pixels tall."""
+    px = max(6, round(height * 1.4))
+    top, bottom = ImageFont.truetype(path, px).getbbox("8", anchor="lt")[1::2]
+    return ImageFont.truetype(path, max(6, round(px * height / max(1, bottom - top))))
+
+
+# --- Training variety ----------------------------------------------------------------------
+
+GROUNDS = ((255, 255, 255), (246, 244, 238), (236, 236, 236), (222, 226, 232), (250, 246, 228),
+           (214, 214, 210), (200, 200, 198), (228, 236, 228))
+
+
+def widen(style: KillerStyle, rng: random.Random) -> KillerStyle:
+    """More variety than `vary` for training: any light ground (tinted, grey, grainy),
+    insets from tight to deep. A style left out of training is then still unlike
+    anything the models learnt only in its combination, not in each of its parts."""
+    if sum(style.grid.background) < 3 * 128 or style.inset == 0:
+        return style
+    out = style
+    if rng.random() < 0.4:
+        out = replace(out, grid=replace(out.grid, background=rng.choice(GROUNDS)))
+    if rng.random() < 0.3:
+        out = replace(out, texture=rng.uniform(3.0, 13.0))
+    if rng.random() < 0.3:
+        low = out.grid.thick / 2 + 0.04
+        out = replace(out, inset=rng.uniform(low, max(low, 0.22)))
+    return out

@@ -19,17 +19,24 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
-from gridsight.synth.killer_render import TRAINED_STYLES, pick_sum_font, render_killer, vary
+from gridsight.synth.killer_render import (
+    TRAINED_STYLES,
+    in_progress,
+    pick_sum_font,
+    render_killer,
+    vary,
+    widen,
+)
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.digits import to_work
 from services.recognizer.cages import (
-    CELL,
     edge_profiles,
     killer_lattice,
     mirrored,
     straighten_at,
     thin_ink,
+    wall_ink,
 )
 from services.recognizer.grid import binarize, find_grid
 from services.recognizer.sums import (
@@ -50,6 +57,9 @@ def photo_options(rng: random.Random) -> dict:
                 jpeg_quality=rng.randint(60, 95), out_size=(1024, 768))
 
 
+PROGRESS_SHARE = 0.3  # training grids drawn as puzzles in progress
+
+
 def cell_size(rng: random.Random) -> int:
     """Cell side in pixels: mostly phone and web sizes, some large (sums up to ~30 px)."""
     return rng.randint(36, 72) if rng.random() < 0.75 else rng.randint(72, 110)
@@ -65,17 +75,20 @@ def sample_killer(seed: int, style: str | None = None, photo: bool | None = None
                   styles=None, exclude_families: frozenset[str] = frozenset()):
     """(grey picture, truth lattice, image info with walls and sums, puzzle, solution).
 
-    The style is drawn from `styles` (default: every trained style); sum faces from the
-    families not in `exclude_families` (for leave-one-family-out evaluation). A share of
-    the screenshots is saved as JPEG.
+    The style is drawn from `styles` (default: every trained style), widened (grounds,
+    grain, insets); sum faces from the families not in `exclude_families` (for
+    leave-one-family-out evaluation). A share of the puzzles is in progress (the person's
+    digits and notes drawn in), a share of the screenshots is saved as JPEG.
     """
     rng = random.Random(seed)
     name = style or rng.choice(sorted(styles or TRAINED_STYLES))
     puzzle, solution = make_killer(rng)
-    look = vary(TRAINED_STYLES[name], rng)
+    look = widen(vary(TRAINED_STYLES[name], rng), rng)
     font = pick_sum_font(look, rng, exclude_families)
+    marks = in_progress(solution, rng, rng.uniform(0.1, 0.5), rng.uniform(0.05, 0.25)) \
+        if rng.random() < PROGRESS_SHARE else None
     image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
-                          margin=rng.randint(6, 40), sum_font=font)
+                          margin=rng.randint(6, 40), sum_font=font, marks=marks)
     info = dict(image.info, style=name)
     truth = np.asarray(info["lattice"], float)
     if photo if photo is not None else name == "print":
@@ -102,7 +115,7 @@ def pipeline_lattice(gray: np.ndarray, truth: np.ndarray, seed: int) -> np.ndarr
 
 def inks(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Thin-stroke ink of the straightened grid at CELL (walls) and SUM_CELL (sums)."""
-    return (thin_ink(straighten_at(gray, lattice, CELL), CELL),
+    return (wall_ink(gray, lattice),
             thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL))
 
 
@@ -166,7 +179,7 @@ def sum_sheet(seed: int, styles=None, exclude_families: frozenset[str] = frozens
         c.model_copy(update={"sum": rng.choice([rng.randint(1, 9), rng.randint(10, 45),
                                                 rng.randint(10, 45)])})
         for c in layout.cages]})
-    look = vary(TRAINED_STYLES[name], rng)
+    look = widen(vary(TRAINED_STYLES[name], rng), rng)
     image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
                           margin=rng.randint(6, 40),
                           sum_font=pick_sum_font(look, rng, exclude_families))

@@ -34,6 +34,22 @@ def straighten_at(gray: np.ndarray, lattice: np.ndarray, cell: int = CELL) -> np
     return straighten(gray, lattice, cell)
 
 
+def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """Thin-stroke ink of the grid straightened at CELL pixels a cell, for the wall model.
+
+    Large cells are shrunk to CELL: smoothing before the shrink (as `straighten` does
+    against aliasing) fades a 1-2 px dash at 100-px cells to a tenth of its darkness,
+    and its walls read as none. A minimum filter as wide as the shrink first spreads
+    each stroke's darkness over the pixels that become one, so a thin dash stays a dark
+    1-px dash, as it is drawn at CELL-sized cells.
+    """
+    cell_px = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / (lattice.shape[0] - 1)
+    shrink = int(round(cell_px / CELL))
+    if shrink >= 2:
+        gray = cv2.erode(gray, np.ones((shrink, shrink), np.uint8))
+    return thin_ink(straighten_at(gray, lattice, CELL), CELL)
+
+
 def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:
     """Darkness of thin strokes against their surroundings, whatever the paper's shade.
 
@@ -174,6 +190,23 @@ def _fit_lines(mask: np.ndarray, ideal: np.ndarray, box: int = 3) -> list[np.nda
 # --- Walls -----------------------------------------------------------------------------
 
 
+SUMMARY = 6  # side_summary's length
+
+
+def side_summary(mean: np.ndarray, cover: np.ndarray) -> np.ndarray:
+    """Where the cage line is, if any, on one side of an edge, whatever its inset or ground.
+
+    The profile's own bins tie the model to the insets it was trained on, and a grainy
+    ground raises every bin. The strongest bin against the side's median (a line stands
+    out of grain; grain is everywhere) and its distance, in either measure, do not.
+    """
+    inner = slice(1, None)  # the grid line's own spread fills the first bin
+    m, c = mean[inner], cover[inner]
+    peak_m, peak_c = int(m.argmax()), int(c.argmax())
+    return np.array([m[peak_m] - np.median(m), c[peak_c] - np.median(c), m[peak_m], c[peak_c],
+                     peak_m / len(m), float(np.sort(m)[-2] - np.median(m))], np.float32)
+
+
 def edge_profiles(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
     """(right, down) arrays of edge features: (n, n-1, F) and (n-1, n, F).
 
@@ -189,13 +222,15 @@ def edge_profiles(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
     def features(strip: np.ndarray, hits: np.ndarray) -> np.ndarray:
         # strip: [along, across] with the grid line at index `reach`.
         mean, cover = strip.mean(axis=0), hits.mean(axis=0)
-        before = np.stack([mean[:reach][::-1], cover[:reach][::-1]])  # distance 1..reach
-        after = np.stack([mean[reach + 1:], cover[reach + 1:]])
+        before = [mean[:reach][::-1], cover[:reach][::-1]]  # distance 1..reach
+        after = [mean[reach + 1:], cover[reach + 1:]]
         line = np.array([mean[reach], cover[reach]])
-        return np.concatenate([before.ravel(), after.ravel(), line])
+        return np.concatenate([*before, side_summary(*before), *after, side_summary(*after),
+                               line])
 
-    right = np.zeros((n, n - 1, 4 * reach + 2), np.float32)
-    down = np.zeros((n - 1, n, 4 * reach + 2), np.float32)
+    width = 2 * (2 * reach + SUMMARY) + 2
+    right = np.zeros((n, n - 1, width), np.float32)
+    down = np.zeros((n - 1, n, width), np.float32)
     for r in range(n):
         for c in range(n - 1):
             x = (c + 1) * p

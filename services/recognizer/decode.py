@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -79,3 +80,38 @@ def decode_colour(data: bytes, shape: tuple[int, int]) -> np.ndarray:
         raise RecognitionError("this image could not be decoded in colour: send a JPEG or "
                                "PNG photo or screenshot of the puzzle")
     return cv2.resize(colour, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+
+
+@dataclass
+class Region:
+    """A part of the upload decoded at up to full resolution: grey and colour pictures,
+    and where their pixels lie in the upload (upload = region pixel * scale + origin)."""
+
+    gray: np.ndarray
+    colour: np.ndarray
+    scale: float
+    origin: tuple[float, float]
+
+
+def decode_region(data: bytes, box: tuple[int, int, int, int], max_side: int = WORK_SIDE
+                  ) -> Region | None:
+    """The upload's pixels inside `box` (x0, y0, x1, y1, in upload pixels), at full
+    resolution or shrunk to `max_side`; None if the picture cannot be decoded whole (the
+    caller keeps its working picture). OpenCV turns it by its EXIF orientation, as in
+    decode()."""
+    colour = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if colour is None:
+        return None
+    h, w = colour.shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return None
+    colour = colour[y0:y1, x0:x1]
+    factor = min(1.0, max_side / max(x1 - x0, y1 - y0))
+    if factor < 1.0:
+        colour = cv2.resize(colour, (max(1, round((x1 - x0) * factor)),
+                                     max(1, round((y1 - y0) * factor))),
+                            interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    return Region(gray, colour, (x1 - x0) / colour.shape[1], (float(x0), float(y0)))

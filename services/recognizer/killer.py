@@ -13,10 +13,10 @@ import numpy as np
 
 from services.contracts import CageSumReading, SumCandidate
 from services.recognizer.cages import (
-    CELL,
     killer_lattice,
     straighten_at,
     thin_ink,
+    wall_ink,
     wall_probabilities,
 )
 from services.recognizer.cells import PATCH, cell_features, straighten
@@ -39,6 +39,9 @@ from services.recognizer.sums import (
 
 SIZE = 9
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
+# Among many large digits, a mean wall probability from this up shows cages (killers: 0.3
+# and more; serif givens near the lines give classic grids up to about 0.1).
+CAGES_SEEN = 0.2
 MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
 DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
 SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
@@ -48,6 +51,9 @@ UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share
 GAP_GUESS = 0.01  # share of a sum's doubt given to the value that would make the total right
 MAX_CAGE_SUM = SIZE * (SIZE + 1) // 2  # 45
 FAINT_CELL = 0.55  # a cell whose darkest (smoothed) ink is lighter than this share is blank
+# ... smoothed this little (pixels at 32 a cell): a thin-stroked digit, such as a person's
+# entry in an app's regular face, keeps its darkness; single grains of paper do not.
+FAINT_BLUR = 0.6
 
 
 @dataclass
@@ -83,6 +89,23 @@ def regions(walls_right: np.ndarray, walls_down: np.ndarray) -> list[list[tuple[
     return sorted(groups.values())
 
 
+def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -> bool:
+    """Whether the grid shows cage walls at all, on the lattice found for a classic grid:
+    drawn as outlines, as boundaries in a colour of their own, or as colour fills.
+
+    A killer in progress holds as many large digits as a classic grid (the person's own):
+    the count of large digits alone cannot tell the kinds apart, cage walls can.
+    """
+    found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, SIZE)]
+    by_line = coloured_line_walls(colour, lattice)
+    if by_line is not None:
+        found.append(by_line)
+    fills = cell_fills(colour, lattice)
+    if colourful(fills):
+        found.append(fill_walls(fills))
+    return any(np.mean(right) + np.mean(down) >= 2 * CAGES_SEEN for right, down in found)
+
+
 def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """`corners`, unless the most grid-like outline fits the grid's lines clearly better.
 
@@ -104,7 +127,7 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     the cages may be colour fills."""
     model = load_killer_model()
     lattice = killer_lattice(gray, grid_corners(gray, corners), SIZE)
-    ink = thin_ink(straighten_at(gray, lattice, CELL), CELL)
+    ink = wall_ink(gray, lattice)
     right, down = wall_probabilities(ink, model.walls, SIZE)
     ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
     if colour is not None:
@@ -277,7 +300,7 @@ def killer_cells(gray: np.ndarray, lattice: np.ndarray, read: KillerRead) -> np.
             cell[ring] = 255.0
             # Textured ground (paper grain, blotches) is faint next to printed digits:
             # a cell whose darkest smoothed ink stays faint is blank.
-            if cv2.GaussianBlur(cell, (0, 0), 1.2).min() > FAINT_CELL * 255:
+            if cv2.GaussianBlur(cell, (0, 0), FAINT_BLUR).min() > FAINT_CELL * 255:
                 cell[:] = 255.0
     x = cell_features(np.clip(straight, 0, 255).astype(np.uint8), SIZE)
     return load_model().predict_proba(x).reshape(SIZE, SIZE, -1)

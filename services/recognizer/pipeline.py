@@ -11,7 +11,7 @@ from services.contracts import Reading
 from services.recognizer.cell_kinds import half_solved_reading
 from services.recognizer.cells import read_grid_cells, straighten
 from services.recognizer.classifier import load_model
-from services.recognizer.decode import decode, decode_colour
+from services.recognizer.decode import decode, decode_colour, decode_region
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid import (
     MIN_SCORE,
@@ -22,7 +22,13 @@ from services.recognizer.grid import (
     scored_grids,
     trimmed_outlines,
 )
-from services.recognizer.killer import killer_cells, read_killer, reading_fields
+from services.recognizer.killer import (
+    cage_walls_seen,
+    killer_cells,
+    read_killer,
+    reading_fields,
+)
+from services.recognizer.killer_marks import read_marks
 from services.recognizer.kind import MIN_HEADS, decide, killer_probability
 from services.recognizer.lattice import lattice_fit, snap_outline, trace_lattice
 from services.recognizer.orientation import (
@@ -272,6 +278,41 @@ def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarra
     return killer
 
 
+SMALL_CELL = 40  # a grid whose cells are smaller than this in the working picture ...
+SHRUNK = 1.2  # ... of an upload shrunk at least this much is read again at full resolution
+CROP_MARGIN = 0.6  # cells of margin around the grid in that crop
+
+
+def full_resolution_grid(image: bytes, lattice: np.ndarray, scale: float, inverted: bool):
+    """(region, (grey picture, corners, lattice) in the region's pixels) for a small grid
+    in a big upload, or None.
+
+    A grid covering a tenth of a page screenshot keeps cells of about 25 px once the page
+    is shrunk to the working size, and its cage sums (a fifth of a cell) shrink to 5 px,
+    too small to read. The grid found in the shrunk picture is cut out of the upload at
+    full resolution (at most the working size a side), and its lines traced again there
+    from where they were found: looking for the outline afresh in the crop could join the
+    page's text around it to the grid.
+    """
+    cell = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / SIZE
+    if scale < SHRUNK or cell >= SMALL_CELL:
+        return None
+    corners = corners_of(lattice) * scale
+    lo = corners.min(axis=0) - CROP_MARGIN * cell * scale
+    hi = corners.max(axis=0) + CROP_MARGIN * cell * scale
+    region = decode_region(image, (lo[0], lo[1], hi[0], hi[1]))
+    if region is None or region.scale > 0.95 * scale:
+        return None  # no finer than the working picture: nothing to gain
+    gray = 255 - region.gray if inverted else region.gray
+    mapped = (lattice * scale - np.array(region.origin)) / region.scale
+    traced, rows, cols = trace_lattice(binarize(gray), corners_of(mapped), SIZE)
+    binary = binarize(gray)
+    if rows[[0, -1]].all() and cols[[0, -1]].all() and \
+            lattice_fit(binary, traced) >= lattice_fit(binary, mapped):
+        mapped = traced
+    return region, (gray, corners_of(mapped), mapped)
+
+
 def corners_of(lattice: np.ndarray) -> np.ndarray:
     """Grid corners TL, TR, BR, BL of a lattice."""
     return np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
@@ -302,21 +343,38 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     gray = brightened(gray)
     as_decoded = gray
     gray, corners, lattice = locate_either_way(gray)
+    origin = (0.0, 0.0)
+    colour = None  # decoded when a stage needs it
+
+    def in_colour() -> np.ndarray:
+        nonlocal colour
+        if colour is None:
+            colour = decode_colour(image, gray.shape)
+        return colour
+
     lap("grid")
+    region = full_resolution_grid(image, lattice, scale, gray is not as_decoded)
+    if region is not None:
+        region, (gray, corners, lattice) = region
+        as_decoded, scale, origin, colour = region.gray, region.scale, region.origin, \
+            region.colour
+        lap("grid_full_resolution")
     lattice, turns, features = stand_upright(gray, lattice)
     corners = corners_of(lattice)
     lap("orientation")
     probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
-    killer, warnings = None, []
-    if kind == "auto" and large_digits >= CLASSIC_GIVENS:
-        # Many large printed digits: a classic grid. Killer puzzles carry few givens or
-        # none, so the cage reader (the slow stage) is not asked.
+    killer, warnings, kind_extra = None, [], {}
+    if kind == "auto" and large_digits >= CLASSIC_GIVENS and \
+            not cage_walls_seen(gray, lattice, in_colour()):
+        # Many large digits and no cage walls: a classic grid. (A killer in progress holds
+        # many large digits too, the person's own, but shows its cages.) The cage reader,
+        # the slow stage, is not asked.
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE
     elif kind == "sudoku" and large_digits >= CLASSIC_GIVENS:
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE  # as asked, and it looks so
     else:
-        killer = read_upright_killer(gray, decode_colour(image, gray.shape), corners, turns)
+        killer = read_upright_killer(gray, in_colour(), corners, turns)
         read_as, confidence, warnings = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
             sum(s.candidates[0].value for s in killer.sums if tuple(s.cell) in killer.heads)),
@@ -325,17 +383,19 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         if read_as == "killer":
             lattice = killer.lattice  # traced among the cage outlines
             probs = killer_cells(gray, lattice, killer)
+            # A killer in progress: the person's digits and notes are no givens.
+            sum_cells = {tuple(s.cell) for s in killer.sums} | set(killer.heads)
+            probs, kind_extra = read_marks(in_colour(), gray, lattice, sum_cells, probs)
             lap("killer_cells")
 
     # Half-solved pages (cell_kinds.py): printed givens told from the person's digits and
     # pencil notes. Light-ground classic grids only: dark mode's colours are inverted.
-    kind_extra = {}
     if read_as == "sudoku" and gray is as_decoded:
-        probs, kind_extra = half_solved_reading(decode_colour(image, gray.shape), lattice, probs)
+        probs, kind_extra = half_solved_reading(in_colour(), lattice, probs)
         lap("cell_kinds")
 
     # Geometry back in the uploaded image's pixels, kept inside it.
-    lattice = lattice * scale
+    lattice = lattice * scale + np.array(origin)
     lattice[..., 0] = np.clip(lattice[..., 0], 0, width - 1)
     lattice[..., 1] = np.clip(lattice[..., 1], 0, height - 1)
     quads = [[_points(np.array([lattice[r, c], lattice[r, c + 1], lattice[r + 1, c + 1],

@@ -99,10 +99,16 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
             continue
         if area < 0.12 * h * max(2, w) or y > 0.3 * p:
             continue
+        if y + h >= h_lim - 1 and y > 0.2 * p:
+            continue  # runs on below the corner: a person's large digit, not the sum
         # A thin upright blob over ink running on down the cell's side may be a piece of
         # the cage outline -- or a '1' standing on it: decided below, against the text
         # height. A narrow '2' is not upright enough to be taken for the outline.
         line = w <= 0.09 * p and w < 0.5 * h and _continues_down(ink_cell, x, w, y + h)
+        # ... unless the outline's next dash starts right under it: a '1' over the outline
+        # stands on the paper box around the sum, a dash piece does not.
+        if line and _dash_follows(ink_cell, x, w, y + h):
+            continue
         if w > CLEAR_PAIR * h:  # two digits that touch (bold faces): cut between them
             cut = _cut_column(labels[y:y + h, x:x + w] == i)
             mask = labels[y:y + h, x:x + w] == i
@@ -204,6 +210,12 @@ def _trimmed(ink: np.ndarray, x: int, y: int, w: int, h: int) -> Glyph:
 
 def _overlap(y0: int, h0: int, y1: int, h1: int) -> int:
     return max(0, min(y0 + h0, y1 + h1) - max(y0, y1))
+
+
+def _dash_follows(ink_cell: np.ndarray, x: int, w: int, bottom: int) -> bool:
+    """Whether dark ink resumes within a pixel under a thin blob, in its own columns."""
+    below = ink_cell[bottom:bottom + 2, max(0, x - 1):x + w + 1]
+    return below.size > 0 and float(below.max()) >= 0.4
 
 
 def _continues_down(ink_cell: np.ndarray, x: int, w: int, bottom: int) -> bool:

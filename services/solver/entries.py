@@ -87,12 +87,13 @@ def without_cells(fixed: dict | None, cells) -> dict | None:
 
 def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = None
                ) -> SolveResult:
-    """solve_reading, plus entries, notes and wrong entries on a page a person wrote on.
+    """solve_reading, plus entries, notes and wrong entries on a page a person wrote on
+    (a classic page, or a killer in progress: its entries are checked the same way).
     `fixed` may hold "entries": cells a person marked as their own digits, which are no
     clues and are checked against the solution as certain."""
     fixed, typed = typed_entries(fixed)
     result = solve_reading(reading, time_limit=time_limit, fixed=fixed)
-    if reading.kind != "sudoku" or (reading.cell_kinds is None and not typed):
+    if not typed and (reading.cell_kinds is None or reading.entries is None):
         return result
     n = reading.size
     if reading.cell_kinds is not None and reading.entries is not None:

@@ -12,12 +12,13 @@ from services.solver.repair import KILLER_SETTLE_SECONDS
 from .conftest import screenshot
 
 
-def _misread_half_the_sums(reading, truth):
-    """Every other sum read wrong with p = 0.5, its true value one of 16 faint ones."""
+def _misread_sums(reading, truth, keep_every: int = 2):
+    """All sums but every `keep_every`-th read wrong with p = 0.5, the true value one of
+    16 faint ones."""
     out = []
     for i, s in enumerate(reading.cage_sums):
         true = truth[tuple(s.cell)]
-        if i % 2:
+        if i % keep_every == keep_every - 1:
             out.append(s)
             continue
         values = range(max(1, true - 8), min(45, true + 8) + 1)
@@ -30,9 +31,12 @@ def _misread_half_the_sums(reading, truth):
 
 
 def test_unsettled_repair_stops_early_and_names_doubtful_sums():
-    # Before the settle budget this spent the whole 10 s and offered a wrong answer.
+    # Before the settle budget this spent the whole 10 s and offered a wrong answer. Two
+    # sums in three misread: with the rest read as surely as the round-2 model reads them,
+    # half misread can settle within the budget on an idle machine (as needs_review, see
+    # below), two in three cannot.
     data, _, _, info = screenshot(22, "app")
-    reading = _misread_half_the_sums(recognize(data, "killer"), info["sums"])
+    reading = _misread_sums(recognize(data, "killer"), info["sums"], keep_every=3)
     started = time.perf_counter()
     result = solve_reading(reading, time_limit=10.0)
     elapsed = time.perf_counter() - started
@@ -41,9 +45,19 @@ def test_unsettled_repair_stops_early_and_names_doubtful_sums():
     assert result.solution is None
     assert result.suspects and all(s.what == "cage_sum" for s in result.suspects)
     doubtful = {(s.row, s.col) for s in result.suspects}
-    misread = {tuple(s.cell) for i, s in enumerate(reading.cage_sums) if i % 2 == 0}
+    misread = {tuple(s.cell) for i, s in enumerate(reading.cage_sums) if i % 3 != 2}
     assert doubtful <= misread
     assert "sum" in result.message
+
+
+def test_half_the_sums_misread_is_never_answered_as_solved():
+    # Settled or not within the budget, so much doubt goes to a person.
+    data, _, _, info = screenshot(22, "app")
+    reading = _misread_sums(recognize(data, "killer"), info["sums"], keep_every=2)
+    started = time.perf_counter()
+    result = solve_reading(reading, time_limit=10.0)
+    assert time.perf_counter() - started < KILLER_SETTLE_SECONDS + 3.0
+    assert result.status == "needs_review"
 
 
 def test_a_reading_that_settles_is_still_solved_within_the_budget():

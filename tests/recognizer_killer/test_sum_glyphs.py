@@ -125,3 +125,15 @@ def test_glyphs_that_overlap_either_way_join_into_one():
     joined = _joined([wide, narrow])
     assert (joined.x, joined.y, joined.w, joined.h) == (10, 5, 12, 16)
     assert joined.image.shape == (16, 12) and joined.image.max() == 1.0
+
+
+def test_a_dash_of_the_outline_just_left_of_a_sum_is_not_a_leading_one():
+    # Sums drawn without a paper box sit just right of the cage outline (the textured
+    # style). A dash of the outline can be as tall as the digits; the next dash starts a
+    # pixel under it, which a '1' written before the number would not do.
+    cell = np.zeros((P, P), np.float32)
+    top, height = _text(cell, "8", 14, 27, 0.9)
+    for y in range(top - 1, P, height + 1):  # dashes as tall as the digit, 1-px gaps
+        cell[y:y + height, 7:10] = 0.9
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1 and glyphs[0].x >= 12

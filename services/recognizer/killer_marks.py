@@ -1,0 +1,162 @@
+"""A killer in progress: the person's own digits and pencil notes, told from givens and sums.
+
+Apps draw the player's digits large and centred in a colour of their own (blue, green,
+purple), and pencil notes small in a 3x3 keypad below the cage sum. Neither may be read
+as a given (the puzzle would change) or as a sum (the cages would). After killer_cells
+has read each cell's large centred digit with the cage outline and the sum painted out:
+
+* a cell whose digit's ink differs in colour from the cage sums' ink is the person's
+  entry; one in the sums' own ink is a printed given (some killers print a few);
+* a cell without a large digit holding small digit-sized blobs inside its outline (away
+  from the sum's corner) holds pencil notes.
+
+The Reading gets the same fields as a classic page a person wrote on: `cell_kinds`
+(blank, printed, entry, notes) and `entries`, with `cells` holding the givens only.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.recognizer.cages import thin_ink
+from services.recognizer.cells import PATCH, cell_features, straighten
+from services.recognizer.classifier import load_model
+
+SIZE = 9
+CELL = 48  # pixels per straightened cell
+STROKE = 0.35  # ink at least this dark is a stroke
+FAINT_STROKE = 0.15  # ... or, for pencil notes, this dark and NOTE_SHARE of the ink near
+NOTE_SHARE = 0.45
+LARGE = 0.33  # a digit at least this share of the cell tall is an entry or a given ...
+LARGE_BESIDE_SUM = 0.22  # ... or this, below a cage sum (apps draw it smaller there)
+WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
+PINCH = 0.6
+NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
+INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
+EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
+SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
+LAB_WEIGHTS = np.array([0.3, 1.0, 1.0])
+ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: entry from here
+NOTES_SURE = 0.95
+DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
+
+
+def _lab(pixels: np.ndarray) -> np.ndarray:
+    """Median CIELAB colour of (k, 3) BGR pixels (a few pixels of a cage line do not
+    move it)."""
+    lab = cv2.cvtColor((pixels.reshape(-1, 1, 3) / 255.0).astype(np.float32), cv2.COLOR_BGR2Lab)
+    return np.median(lab.reshape(-1, 3), axis=0)
+
+
+def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads: set,
+               probs: np.ndarray) -> tuple[np.ndarray, dict]:
+    """(cell probabilities holding givens only, {"cell_kinds", "entries"}) for a killer.
+
+    `probs` (SIZE, SIZE, 10) are killer_cells' readings of each cell's large digit;
+    `heads` the cells holding a cage sum. `colour` is BGR at `gray`'s size.
+    """
+    p = CELL
+    straight = straighten(colour, lattice, p)
+    grey = straighten(gray, lattice, p)
+    ink = thin_ink(grey, p)
+    strokes = ink >= STROKE
+    # Pencil notes are often light grey and thin: a note's stroke is ink at least a share
+    # as dark as the darkest ink around it.
+    nearby = cv2.dilate(ink, np.ones((5, 5), np.uint8))
+    faint = ink >= np.maximum(FAINT_STROKE, NOTE_SHARE * nearby)
+    h, w = int(SUM_CORNER[0] * p), int(SUM_CORNER[1] * p)
+    e = int(EDGE * p)  # boundaries drawn on the grid lines, in a colour of their own
+    sum_pixels = [straight[r * p + e:r * p + h, c * p + e:c * p + w][
+        strokes[r * p + e:r * p + h, c * p + e:c * p + w]] for r, c in heads]
+    sum_pixels = [s for s in sum_pixels if len(s)]
+    sum_colour = _lab(np.concatenate(sum_pixels)) if sum_pixels else None
+    kinds = np.zeros((SIZE, SIZE, 4))
+    kinds[..., 0] = 1.0
+    digit_cells = np.full((SIZE * p, SIZE * p), 255, np.uint8)  # the large digits alone
+    large_at = {}
+    lo = int(INSIDE * p)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
+            large, small = _blobs(_inner(faint[sl], lo), p, (r, c) in heads)
+            if large is not None:
+                mask = cv2.dilate(large.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+                digit_cells[sl][mask] = grey[sl][mask]
+                large_at[(r, c)] = straight[sl][large]
+            elif small:
+                kinds[r, c] = [1 - NOTES_SURE, 0.0, 0.0, NOTES_SURE]
+    digits = load_model().predict_proba(
+        cell_features(cv2.resize(digit_cells, (SIZE * PATCH,) * 2,
+                                 interpolation=cv2.INTER_AREA), SIZE)).reshape(SIZE, SIZE, -1)
+    entries = np.zeros((SIZE, SIZE, 10))
+    entries[..., 0] = 1.0
+    # A given is a large digit in the sums' ink: cells without a large digit hold none
+    # (a note or a stray mark the digit model saw is no given).
+    givens = np.zeros_like(probs)
+    givens[..., 0] = 1.0
+    for (r, c), pixels in large_at.items():
+        # The blob is there: the digit model only says which digit it is (isolated, a
+        # thin '1' can look like an empty cell to it).
+        value = np.concatenate([[1.0 - DIGIT_SURE], DIGIT_SURE * digits[r, c, 1:]
+                                / max(float(digits[r, c, 1:].sum()), 1e-9)])
+        p_entry = 1.0
+        if sum_colour is not None and len(pixels):
+            # Mostly by hue: thin small sums look lighter than a large digit in the
+            # same ink (their edges are half paper), so lightness counts for less.
+            delta = float(np.linalg.norm((_lab(pixels) - sum_colour) * LAB_WEIGHTS))
+            p_entry = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
+        kinds[r, c] = [1 - DIGIT_SURE, DIGIT_SURE * (1 - p_entry), DIGIT_SURE * p_entry, 0.0]
+        entries[r, c] = value * p_entry
+        entries[r, c, 0] += 1 - p_entry
+        # A given is what the killer reader saw, unless the digit is the person's.
+        givens[r, c] = probs[r, c] * (1 - p_entry)
+        givens[r, c, 0] += p_entry
+    fields = {"cell_kinds": np.round(kinds, 5).tolist(),
+              "entries": np.round(entries, 5).tolist()}
+    return givens, fields
+
+
+def _inner(cell: np.ndarray, lo: int) -> np.ndarray:
+    """The cell's strokes away from its sides, where cage lines run."""
+    cell = cell.copy()
+    p = cell.shape[0]
+    cell[:, :lo] = cell[:, p - lo:] = False
+    cell[:lo // 2] = cell[p - lo // 2:] = False
+    return cell
+
+
+def _pinched(blob: np.ndarray) -> bool:
+    """Whether a narrow blob narrows in its middle half to under PINCH of its typical
+    width: a waist where two stacked notes touch. A '1' keeps its stem's width."""
+    rows = blob.sum(axis=1)
+    h = len(rows)
+    return bool(rows[h // 4:h - h // 4].min() < PINCH * np.median(rows[rows > 0]))
+
+
+def _blobs(cell: np.ndarray, p: int, head: bool
+           ) -> tuple[np.ndarray | None, int]:
+    """(mask of the cell's large digit or None, how many note-sized blobs it holds).
+
+    In a cage's first cell the sum sits in the top-left corner, above the middle: a large
+    digit reaches well below it, notes lie below it.
+    """
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cell.astype(np.uint8),
+                                                               connectivity=8)
+    large, small = None, 0
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        # Two notes stacked in the keypad can touch: as tall as a digit, but narrow, and
+        # pinched where they meet (a large '1' is narrow too, but solid all the way down).
+        # Below a sum the keypad is smaller.
+        if head:
+            large_digit = h >= LARGE_BESIDE_SUM * p
+        else:
+            large_digit = h >= LARGE * p and (w >= WIDE * p or not _pinched(labels[
+                y:y + h, x:x + w] == i))
+        if large_digit and w <= 0.7 * p and y + h > 0.6 * p:
+            large = labels == i if large is None else large | (labels == i)
+        elif NOTE_LOW * p <= h < NOTE_HIGH * p and w <= 0.25 * p and \
+                area >= 0.25 * h * max(w, 2) and not (head and y < 0.45 * p):
+            small += 1
+    return large, small
