@@ -24,6 +24,8 @@ from services.recognizer.grid import (
 from services.recognizer.killer import killer_cells, read_killer, reading_fields
 from services.recognizer.kind import MIN_HEADS, decide, killer_probability
 from services.recognizer.lattice import lattice_fit, trace_lattice
+from services.recognizer.shape import box_shape, grid_size
+from services.recognizer.symbols import read_symbols
 from services.recognizer.orientation import (
     turn_lattice,
     turn_picture,
@@ -69,8 +71,9 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         binary = binarize(framed)
         for score, corners in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
             seen_any |= score >= MIN_SCORE
-            corners = trim_to_rules(binary, corners, SIZE)
-            lattice, rows, cols = trace_lattice(binary, corners, SIZE)
+            size = grid_size(binary, corners)
+            corners = trim_to_rules(binary, corners, size)
+            lattice, rows, cols = trace_lattice(binary, corners, size)
             if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
                 continue
             fit = lattice_fit(binary, lattice)
@@ -170,7 +173,7 @@ UPRIGHT = 1.15
 
 
 def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
-    """(SIZE, SIZE, 10) probabilities of blank, 1..9 for each cell."""
+    """(n, n, 10) probabilities of blank, 1..9 for each cell of a 9x9 or smaller grid."""
     return read_cells(gray, lattice)[0]
 
 
@@ -178,8 +181,9 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray,
                features: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
     """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
     a given, not a cage sum in a corner). `features`: read_grid_cells' output, if known."""
-    features, boxes = features or read_grid_cells(straighten(gray, lattice), SIZE)
-    probs = load_model().predict_proba(features).reshape(SIZE, SIZE, -1)
+    n = lattice.shape[0] - 1
+    features, boxes = features or read_grid_cells(straighten(gray, lattice), n)
+    probs = load_model().predict_proba(features).reshape(n, n, -1)
     x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
     centred = ((np.abs((x0 + x1) / 2 - 0.5) < CENTRED_ACROSS)
                & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED_DOWN))
@@ -199,10 +203,11 @@ def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, in
     look blank to it, a cage outline looks blank every way). Small cage sums in a corner
     and pencil notes do not vote."""
     straight = straighten(gray, lattice)
-    views = [read_grid_cells(np.ascontiguousarray(np.rot90(straight, -k)), SIZE)
+    n = lattice.shape[0] - 1
+    views = [read_grid_cells(np.ascontiguousarray(np.rot90(straight, -k)), n)
              for k in range(4)]
     # Each view's blank probabilities, turned back to the picture's own cell order.
-    blank = np.min([np.rot90(load_model().predict_proba(v[0])[:, 0].reshape(SIZE, SIZE),
+    blank = np.min([np.rot90(load_model().predict_proba(v[0])[:, 0].reshape(n, n),
                              k).ravel() for k, v in enumerate(views)], axis=0)
     x0, y0, x1, y1 = np.moveaxis(views[0][1].reshape(-1, 4), -1, 0)
     side = np.maximum(x1 - x0, y1 - y0)
@@ -233,9 +238,11 @@ def corners_of(lattice: np.ndarray) -> np.ndarray:
 
 
 def recognize(image: bytes, kind: str = "auto") -> Reading:
-    """Read a classic or killer 9x9 sudoku from a photo or screenshot (JPEG, PNG, ...).
+    """Read a classic or killer sudoku from a photo or screenshot (JPEG, PNG, ...).
 
     kind="auto" tells the two apart (see kind.py for what a wrong explicit kind does).
+    The grid's side (4, 6, 8, 9, 12 or 16) and box shape come from its lines (shape.py);
+    killers are read at 9x9 only.
     """
     if kind == "nonogram":
         raise RecognitionError("nonogram reading is not supported yet: choose 'sudoku', "
@@ -260,6 +267,10 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     lattice, turns, features = stand_upright(gray, lattice)
     corners = corners_of(lattice)
     lap("orientation")
+    size = lattice.shape[0] - 1
+    if size != SIZE:
+        return _other_size_reading(gray, lattice, features, kind, scale, (width, height),
+                                   turns, timings, lap)
     probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
     killer, warnings = None, []
@@ -288,16 +299,50 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         probs, kind_extra = half_solved_reading(decode_colour(image, gray.shape), lattice, probs)
         lap("cell_kinds")
 
-    # Geometry back in the uploaded image's pixels, kept inside it.
+    probs = probs / probs.sum(axis=-1, keepdims=True)
+    extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
+    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
+                   cells=probs.tolist(), image_size=(width, height), rotation=90 * turns,
+                   warnings=warnings, timings=timings,
+                   **_geometry(lattice, scale, width, height), **extra, **kind_extra)
+
+
+def _geometry(lattice: np.ndarray, scale: float, width: int, height: int) -> dict:
+    """Corners and cell quads back in the uploaded image's pixels, kept inside it."""
+    n = lattice.shape[0] - 1
     lattice = lattice * scale
     lattice[..., 0] = np.clip(lattice[..., 0], 0, width - 1)
     lattice[..., 1] = np.clip(lattice[..., 1], 0, height - 1)
     quads = [[_points(np.array([lattice[r, c], lattice[r, c + 1], lattice[r + 1, c + 1],
-                                lattice[r + 1, c]])) for c in range(SIZE)] for r in range(SIZE)]
-    corners_out = _points(corners_of(lattice))
-    probs = probs / probs.sum(axis=-1, keepdims=True)
-    extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
-    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
-                   cells=probs.tolist(), image_size=(width, height), corners=corners_out,
-                   cell_quads=quads, rotation=90 * turns, warnings=warnings, timings=timings,
-                   **extra, **kind_extra)
+                                lattice[r + 1, c]])) for c in range(n)] for r in range(n)]
+    return {"corners": _points(corners_of(lattice)), "cell_quads": quads}
+
+
+KILLER_NINE_ONLY = ("this grid is {n}x{n}: killer sudoku are read from pictures at 9x9 "
+                    "only. Send it with kind 'sudoku' or 'auto', or type the cages in")
+
+
+def _other_size_reading(gray: np.ndarray, lattice: np.ndarray, features: tuple, kind: str,
+                        scale: float, image_size: tuple[int, int], turns: int,
+                        timings: dict, lap) -> Reading:
+    """A classic grid of a side other than 9: its box shape from the thick lines, its
+    symbols (digits, or letters in 16x16 grids) read cell by cell."""
+    n = lattice.shape[0] - 1
+    if kind == "killer":
+        raise RecognitionError(KILLER_NINE_ONLY.format(n=n))
+    (box_rows, box_cols), box_clarity = box_shape(gray, lattice)
+    probs, symbols = read_symbols(gray, lattice, features)
+    lap("cells")
+    warnings = []
+    if box_clarity < CLEAR_BOXES:
+        warnings.append(UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols))
+    width, height = image_size
+    return Reading(kind="sudoku", kind_confidence=1.0, size=n, box=(box_rows, box_cols),
+                   symbols=symbols, cells=probs.tolist(), image_size=image_size,
+                   rotation=90 * turns, warnings=warnings, timings=timings,
+                   **_geometry(lattice, scale, width, height))
+
+
+CLEAR_BOXES = 0.1  # box lines this much thicker than the rest, relative, are clear
+UNCLEAR_BOXES = ("the {n}x{n} grid's box lines are hard to tell from the others: it was "
+                 "read with boxes of {r} rows by {c} columns; check that this is right")
