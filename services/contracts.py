@@ -28,6 +28,17 @@ RECOGNIZE_TASK = "gridsight.recognize"
 SOLVE_TASK = "gridsight.solve"
 
 
+def symbol_text(value: int, symbols: str | None = "digits") -> str:
+    """How a value is printed in a convention (Symbols): "digits" 1..16 as numbers; "hex"
+    1-9 then A-G for 10-16; "letters" A-P for 1-16 (magazines print 16x16 grids all three
+    ways). None: digits."""
+    if symbols == "letters":
+        return chr(ord("A") + value - 1)
+    if symbols == "hex" and value > 9:
+        return chr(ord("A") + value - 10)
+    return str(value)
+
+
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, find_font, font_family
 from gridsight.synth.strokes import StrokeFont
+from services.contracts import symbol_text
 from services.solver.grid import default_box
 
 RGB = tuple[int, int, int]
@@ -182,16 +183,6 @@ def _draw_digits(draw: ImageDraw.ImageDraw, layout: Layout, look: Style,
 MAX_DIGIT_WIDTH = 0.6  # share of the cell
 MAX_TEXT_WIDTH = 0.78  # a two-digit number or a letter, as share of the cell
 SYMBOLS = ("digits", "hex", "letters")
-
-
-def symbol_text(value: int, symbols: str = "digits") -> str:
-    """How a value is printed: "digits" 1..16 as numbers; "hex" 1-9 then A-G for 10-16;
-    "letters" A-P for 1-16 (puzzle magazines print 16x16 grids all three ways)."""
-    if symbols == "letters":
-        return chr(ord("A") + value - 1)
-    if symbols == "hex" and value > 9:
-        return chr(ord("A") + value - 10)
-    return str(value)
 
 
 def _digit_places(layout: Layout, givens: list[list[int]], rng: random.Random, jitter: float):

@@ -44,8 +44,11 @@ def glyph_class(char: str) -> int:
     return SYMBOL_CLASSES.index("digit" if char in "123456789" else char)
 
 
+SPECK_CLASS = SYMBOL_CLASSES.index("speck")
+
+
 def grid_picture(seed: int, fonts: list[str], styles: list[str], photo: bool,
-                 size: int | None = None, symbols: str | None = None):
+                 size: int | None = None, symbols: str | None = None, noisy: bool = False):
     """(picture bytes as the recognizer would get them, givens, lattice in the decoded
     picture's pixels, convention) of one rendered grid."""
     rng = random.Random(seed)
@@ -58,7 +61,8 @@ def grid_picture(seed: int, fonts: list[str], styles: list[str], photo: bool,
     lattice = np.asarray(image.info["lattice"], float)
     if photo:
         image, truth = photograph(image, rng=np.random.default_rng(seed), fill=(0.75, 0.95),
-                                  rotation=8, out_size=rng.choice([(1024, 768), (1600, 1200)]))
+                                  rotation=8, out_size=rng.choice([(1024, 768), (1600, 1200)]),
+                                  **({"noise": 12.0, "stripes": 2} if noisy else {}))
         lattice = truth.lattice
     import io
 
@@ -72,17 +76,20 @@ def glyph_set(seeds, fonts: list[str], styles: list[str], photo_share: float = 0
     xs, ys = [], []
     for seed in seeds:
         photo = random.Random(seed * 7 + 1).random() < photo_share
-        data, givens, lattice, symbols = grid_picture(seed, fonts, styles, photo)
+        noisy = random.Random(seed * 7 + 2).random() < 0.3
+        data, givens, lattice, symbols = grid_picture(seed, fonts, styles, photo, noisy=noisy)
         gray, scale, _ = decode(data)
         ink = ink_map(straighten(gray, lattice / scale))
         n = len(givens)
         for r in range(n):
             for c in range(n):
-                if not givens[r][c]:
-                    continue
-                text = symbol_text(givens[r][c], symbols)
                 vectors = glyph_features(ink[r * PATCH:(r + 1) * PATCH,
                                              c * PATCH:(c + 1) * PATCH])
+                if not givens[r][c]:  # ink in a blank cell: specks, whatever their number
+                    xs += vectors
+                    ys += [SPECK_CLASS] * len(vectors)
+                    continue
+                text = symbol_text(givens[r][c], symbols)
                 if len(vectors) != len(text):
                     continue
                 xs += vectors

@@ -24,14 +24,14 @@ from services.recognizer.grid import (
 from services.recognizer.killer import killer_cells, read_killer, reading_fields
 from services.recognizer.kind import MIN_HEADS, decide, killer_probability
 from services.recognizer.lattice import lattice_fit, trace_lattice
-from services.recognizer.shape import box_shape, grid_size
-from services.recognizer.symbols import read_symbols
 from services.recognizer.orientation import (
     turn_lattice,
     turn_picture,
     turn_points,
     upright_turns,
 )
+from services.recognizer.shape import box_shape, grid_size
+from services.recognizer.symbols import read_symbols
 
 SIZE = 9
 
@@ -213,7 +213,9 @@ def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, in
     side = np.maximum(x1 - x0, y1 - y0)
     digits = ((blank < 0.5) & (side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT)
               & (np.abs((x0 + x1) / 2 - 0.5) < 0.2) & (np.abs((y0 + y1) / 2 - 0.5) < 0.2))
-    turns = upright_turns(views[0][0], digits)
+    # Grids above 9x9 may print letters, which the orientation model (trained on
+    # digits) cannot stand upright: they are read as the picture shows them.
+    turns = upright_turns(views[0][0], digits) if n <= SIZE else 0
     if turns:
         lattice = turn_lattice(lattice, turns)
     return lattice, turns, views[turns]

@@ -33,9 +33,11 @@ from services.recognizer.cells import (
 from services.recognizer.classifier import load_model
 
 SYMBOL_MODEL_PATH = Path(__file__).parent / "models" / "symbols.joblib"
-# The symbol model's classes: any digit 1-9 (told apart by the digit model), 0, A..P.
+# The symbol model's classes: any digit 1-9 (told apart by the digit model), 0, A..P, and
+# a speck (ink in a blank cell that is no symbol: noise, a shadow's edge).
 LETTERS = "ABCDEFGHIJKLMNOP"
-SYMBOL_CLASSES = ("digit", "0", *LETTERS)
+SYMBOL_CLASSES = ("digit", "0", *LETTERS, "speck")
+SPECK = len(SYMBOL_CLASSES) - 1
 CONVENTIONS = ("digits", "hex", "letters")
 FLOOR = 1e-4  # values no reading supports keep this much, so the repair may still pick them
 
@@ -97,7 +99,7 @@ def _glyph_readings(vectors: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) -> np.ndarray:
     """(n,) unnormalised probabilities of values 1..n for one cell's glyphs."""
     out = np.zeros(n)
-    is_digit, zero, letter = symbols[:, 0], symbols[:, 1], symbols[:, 2:]
+    is_digit, zero, letter = symbols[:, 0], symbols[:, 1], symbols[:, 2:2 + len(LETTERS)]
     if len(digits) == 1:
         if convention == "letters":
             out[:] = letter[0, :n]
@@ -124,13 +126,15 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     blank_and_digits = load_model().predict_proba(cell_features[0]).reshape(n, n, -1)
     if n <= 9:
         return fold(blank_and_digits, n), None
+    # The digit model's blank reading holds for cells without glyphs; it never saw
+    # letters or two-digit numbers, so a cell with glyphs is blank when they are specks.
     blank = blank_and_digits[..., 0]
     ink = ink_map(straight)
     cells = {}
     for r in range(n):
         for c in range(n):
             vectors = glyph_features(ink[r * PATCH:(r + 1) * PATCH, c * PATCH:(c + 1) * PATCH])
-            if vectors and blank[r, c] < 0.99:
+            if vectors:
                 cells[(r, c)] = _glyph_readings(vectors)
     # The convention explaining the most of the glyphs' readings (log of each cell's
     # explained mass, summed).
@@ -143,6 +147,7 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     for (r, c), glyphs in cells.items():
         values = _values(convention, n, *glyphs)
         values = values / max(values.sum(), 1e-12) + FLOOR
-        probs[r, c, 0] = blank[r, c]
-        probs[r, c, 1:] = (1 - blank[r, c]) * values / values.sum()
+        specks = float(np.prod(glyphs[1][:, SPECK]))
+        probs[r, c, 0] = specks
+        probs[r, c, 1:] = (1 - specks) * values / values.sum()
     return probs, convention

@@ -450,6 +450,13 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
     """
     if isinstance(reading, dict):
         reading = Reading.model_validate(reading)
+    result = _solve_reading(reading, time_limit, fixed, settle_seconds)
+    result.symbols = reading.symbols  # the solution is shown as the picture printed it
+    return result
+
+
+def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
+                   settle_seconds: float) -> SolveResult:
     started = time.perf_counter()
     deadline = started + time_limit
     fixed_parts = normalise_fixed(fixed)
