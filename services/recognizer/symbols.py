@@ -70,22 +70,56 @@ def glyph_masks(ink: np.ndarray) -> list[np.ndarray]:
     while len(pieces) > 2:  # a broken stroke: join the two pieces with the smallest gap
         k = int(np.argmin([b[0] - a[1] for a, b in zip(pieces, pieces[1:], strict=False)]))
         pieces[k:k + 2] = [(pieces[k][0], pieces[k + 1][1])]
-    out = []
-    for start, end in pieces:
-        part = np.zeros_like(mask)
-        part[:, start:end + 1] = mask[:, start:end + 1]
-        out.append(part)
-    return out
+    return [_columns(mask, start, end) for start, end in pieces]
 
 
-def glyph_features(ink: np.ndarray) -> list[np.ndarray]:
-    """Feature vectors (as the digit model takes them) of each glyph of one cell's ink."""
+def _columns(mask: np.ndarray, start: int, end: int) -> np.ndarray:
+    part = np.zeros_like(mask)
+    part[:, start:end + 1] = mask[:, start:end + 1]
+    return part
+
+
+WIDE_GLYPH = 0.75  # a glyph this wide for its height may be two touching digits ("11")
+
+
+def split_glyph(part: np.ndarray) -> list[np.ndarray] | None:
+    """A wide glyph cut in two at its thinnest column in the middle: the other reading
+    of two digits printed close enough to touch. None when the glyph is not wide."""
+    ys, xs = np.nonzero(part)
+    x0, x1, y0, y1 = xs.min(), xs.max(), ys.min(), ys.max()
+    width, height = x1 - x0 + 1, y1 - y0 + 1
+    if width < WIDE_GLYPH * height or width < 6:
+        return None
+    lo, hi = x0 + int(0.3 * width), x0 + int(np.ceil(0.7 * width))
+    cut = lo + int(np.argmin(part[:, lo:hi].sum(axis=0)))
+    return [_columns(part, x0, cut - 1), _columns(part, cut + 1, x1)]
+
+
+def _features_of(ink: np.ndarray, parts: list[np.ndarray]) -> list[np.ndarray]:
     vectors = []
-    for part in glyph_masks(ink):
+    for part in parts:
         near = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         digit, shape, _ = normalise_cell(np.where(near, ink, 0.0).astype(np.float32))
         vectors.append(features(digit, shape))
     return vectors
+
+
+def glyph_features(ink: np.ndarray) -> list[np.ndarray]:
+    """Feature vectors (as the digit model takes them) of each glyph of one cell's ink."""
+    return _features_of(ink, glyph_masks(ink))
+
+
+def glyph_hypotheses(ink: np.ndarray) -> list[list[np.ndarray]]:
+    """Ways to cut the cell's ink into glyphs, each a list of feature vectors: as the
+    gaps part it, and a single wide glyph also as two touching ones."""
+    parts = glyph_masks(ink)
+    if not parts:
+        return []
+    out = [_features_of(ink, parts)]
+    halves = split_glyph(parts[0]) if len(parts) == 1 else None
+    if halves is not None:
+        out.append(_features_of(ink, halves))
+    return out
 
 
 def _glyph_readings(vectors: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -115,6 +149,12 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
     return out
 
 
+def _cell_values(convention: str, n: int, ways: list) -> np.ndarray:
+    """Values 1..n of a cell under a convention, over the ways its ink can be cut: the
+    way the convention explains best decides (a wide glyph is one letter, or two digits)."""
+    return max((_values(convention, n, *glyphs) for glyphs in ways), key=np.sum)
+
+
 def read_symbols(gray: np.ndarray, lattice: np.ndarray,
                  cell_features: tuple | None = None) -> tuple[np.ndarray, str | None]:
     """((n, n, n+1) probabilities of blank, 1..n, and the convention read: None for sides
@@ -133,21 +173,21 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     cells = {}
     for r in range(n):
         for c in range(n):
-            vectors = glyph_features(ink[r * PATCH:(r + 1) * PATCH, c * PATCH:(c + 1) * PATCH])
-            if vectors:
-                cells[(r, c)] = _glyph_readings(vectors)
+            ways = glyph_hypotheses(ink[r * PATCH:(r + 1) * PATCH, c * PATCH:(c + 1) * PATCH])
+            if ways:
+                cells[(r, c)] = [_glyph_readings(vectors) for vectors in ways]
     # The convention explaining the most of the glyphs' readings (log of each cell's
     # explained mass, summed).
-    explained = {conv: sum(np.log(max(_values(conv, n, *g).sum(), 1e-12))
-                           for g in cells.values()) for conv in CONVENTIONS}
+    explained = {conv: sum(np.log(max(_cell_values(conv, n, ways).sum(), 1e-12))
+                           for ways in cells.values()) for conv in CONVENTIONS}
     convention = max(CONVENTIONS, key=lambda conv: explained[conv])
     probs = np.empty((n, n, n + 1))  # cells without a glyph: the blank reading's doubt
     probs[..., 0] = blank
     probs[..., 1:] = ((1 - blank) / n)[..., None]
-    for (r, c), glyphs in cells.items():
-        values = _values(convention, n, *glyphs)
+    for (r, c), ways in cells.items():
+        values = _cell_values(convention, n, ways)
         values = values / max(values.sum(), 1e-12) + FLOOR
-        specks = float(np.prod(glyphs[1][:, SPECK]))
+        specks = float(np.prod(ways[0][1][:, SPECK]))
         probs[r, c, 0] = specks
         probs[r, c, 1:] = (1 - specks) * values / values.sum()
     return probs, convention
