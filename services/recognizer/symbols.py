@@ -59,7 +59,7 @@ def fold(probs: np.ndarray, n: int) -> np.ndarray:
 def glyph_masks(ink: np.ndarray) -> list[np.ndarray]:
     """The cell's digit ink cut into glyphs, left to right: columns with no ink part them.
     At most two (a two-digit number); more pieces join the nearest neighbour."""
-    mask = digit_mask(ink)
+    mask = digit_mask(ink, centred_bars=True)
     columns = np.flatnonzero(mask.any(axis=0))
     if not len(columns):
         return []
@@ -67,10 +67,28 @@ def glyph_masks(ink: np.ndarray) -> list[np.ndarray]:
     starts = [columns[0], *columns[gaps + 1]]
     ends = [*columns[gaps], columns[-1]]
     pieces = list(zip(starts, ends, strict=True))
+    heights = [_height(mask[:, a:b + 1]) for a, b in pieces]
+    # A piece much shorter than the tallest is a serif or a broken stroke, not a glyph of
+    # its own (the two digits of a number stand equally tall): it joins its neighbour.
+    while len(pieces) > 1 and min(heights) < SHORT_PIECE * max(heights):
+        k = int(np.argmin(heights))
+        j = k - 1 if k == len(pieces) - 1 or (
+            k > 0 and pieces[k][0] - pieces[k - 1][1] < pieces[k + 1][0] - pieces[k][1]) else k + 1
+        lo, hi = min(k, j), max(k, j)
+        pieces[lo:hi + 1] = [(pieces[lo][0], pieces[hi][1])]
+        heights[lo:hi + 1] = [_height(mask[:, pieces[lo][0]:pieces[lo][1] + 1])]
     while len(pieces) > 2:  # a broken stroke: join the two pieces with the smallest gap
         k = int(np.argmin([b[0] - a[1] for a, b in zip(pieces, pieces[1:], strict=False)]))
         pieces[k:k + 2] = [(pieces[k][0], pieces[k + 1][1])]
     return [_columns(mask, start, end) for start, end in pieces]
+
+
+SHORT_PIECE = 0.6
+
+
+def _height(part: np.ndarray) -> int:
+    rows = np.flatnonzero(part.any(axis=1))
+    return int(rows[-1] - rows[0] + 1) if len(rows) else 0
 
 
 def _columns(mask: np.ndarray, start: int, end: int) -> np.ndarray:
@@ -99,7 +117,8 @@ def _features_of(ink: np.ndarray, parts: list[np.ndarray]) -> list[np.ndarray]:
     vectors = []
     for part in parts:
         near = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        digit, shape, _ = normalise_cell(np.where(near, ink, 0.0).astype(np.float32))
+        digit, shape, _ = normalise_cell(np.where(near, ink, 0.0).astype(np.float32),
+                                         centred_bars=True)
         vectors.append(features(digit, shape))
     return vectors
 
@@ -116,6 +135,8 @@ def glyph_hypotheses(ink: np.ndarray) -> list[list[np.ndarray]]:
     if not parts:
         return []
     out = [_features_of(ink, parts)]
+    if len(parts) == 2:  # or one glyph whose strokes a gap parts (a serif face's F)
+        out.append(_features_of(ink, [parts[0] | parts[1]]))
     halves = split_glyph(parts[0]) if len(parts) == 1 else None
     if halves is not None:
         out.append(_features_of(ink, halves))
