@@ -22,7 +22,7 @@ from services.recognizer.symbols import SYMBOL_MODEL_PATH  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--grids", type=int, default=160)
+    parser.add_argument("--grids", type=int, default=240)
     parser.add_argument("--test-grids", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=SYMBOL_MODEL_PATH)

@@ -97,7 +97,7 @@ def glyph_set(seeds, fonts: list[str], styles: list[str], photo_share: float = 0
     return np.array(xs, np.float32), np.array(ys)
 
 
-def train(grids: int = 160, seed: int = 0):
+def train(grids: int = 240, seed: int = 0):
     """The fitted pipeline, trained on training fonts and styles only."""
     fonts, _ = font_split()
     styles = [s for s in sorted(STYLES) if s != HELD_OUT_STYLE]

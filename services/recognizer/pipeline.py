@@ -72,22 +72,35 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for score, corners in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
             seen_any |= score >= MIN_SCORE
             size = grid_size(binary, corners)
-            corners = trim_to_rules(binary, corners, size)
-            lattice, rows, cols = trace_lattice(binary, corners, size)
-            if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
-                continue
-            fit = lattice_fit(binary, lattice)
-            if score < MIN_SCORE and fit < GOOD_FIT:
-                continue
-            if fit > best_fit:
-                best, best_fit = (corners - pad, lattice - pad), fit
-            if fit >= GOOD_FIT:
-                return best
+            # A side other than 9 is claimed only on clear evidence: its lattice must lie
+            # well on the lines. Otherwise the outline is read as 9x9, as it always was.
+            for side in (size, SIZE) if size != SIZE else (SIZE,):
+                found = _lattice_in(binary, corners, side)
+                if found is None:
+                    continue
+                trimmed, lattice, fit = found
+                if (score < MIN_SCORE or side != SIZE) and fit < GOOD_FIT:
+                    continue
+                if fit > best_fit:
+                    best, best_fit = (trimmed - pad, lattice - pad), fit
+                if fit >= GOOD_FIT:
+                    return best
+                break
     if best is not None:
         return best
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
+
+
+def _lattice_in(binary: np.ndarray, corners: np.ndarray, size: int):
+    """(outline trimmed to its rules, lattice, fit) of a size x size grid in the outline;
+    None when its four sides cannot be traced along ink."""
+    corners = trim_to_rules(binary, corners, size)
+    lattice, rows, cols = trace_lattice(binary, corners, size)
+    if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
+        return None
+    return corners, lattice, lattice_fit(binary, lattice)
 
 
 DARK_GROUND = 110  # a picture's commonest grey below this may be a dark-mode screenshot

@@ -64,13 +64,21 @@ def rule_positions(binary: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray,
     across = cv2.morphologyEx(across, cv2.MORPH_OPEN, np.ones((1, length), np.uint8)) > 0
     down = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((gap, 1), np.uint8))
     down = cv2.morphologyEx(down, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)) > 0
-    return _rules(across.mean(axis=1)), _rules(down.mean(axis=0))
+    return _with_edges(_rules(across.mean(axis=1))), _with_edges(_rules(down.mean(axis=0)))
 
 
-def size_scores(binary: np.ndarray, corners: np.ndarray) -> dict[int, float]:
-    """Score of each sudoku size for the outline: the worse of its two directions."""
+def _with_edges(rules: np.ndarray) -> np.ndarray:
+    """The outline's own sides count as rules: the outline was traced along ink, though a
+    shadow or a fold may break that ink into pieces too short to pass as a rule here."""
+    near = 0.02 * SIDE
+    missing = [edge for edge in (0.0, float(SIDE)) if not (np.abs(rules - edge) < near).any()]
+    return np.sort(np.concatenate([rules, missing]))
+
+
+def size_scores(binary: np.ndarray, corners: np.ndarray) -> dict[int, tuple[float, float]]:
+    """Score of each sudoku size for the outline, across and down."""
     ys, xs = rule_positions(binary, corners)
-    return {n: min(_run_score(ys, n + 1, SIDE), _run_score(xs, n + 1, SIDE)) for n in SIZES}
+    return {n: (_run_score(ys, n + 1, SIDE), _run_score(xs, n + 1, SIDE)) for n in SIZES}
 
 
 def grid_size(binary: np.ndarray, corners: np.ndarray) -> int:
@@ -82,12 +90,13 @@ def grid_size(binary: np.ndarray, corners: np.ndarray) -> int:
     of rules either, the sizes are weighed by ink on their expected lines instead
     (grid.grid_score), and another size must beat 9 clearly there."""
     scores = size_scores(binary, corners)
-    best = max(SIZES, key=lambda n: (scores[n], n))
+    best = max(SIZES, key=lambda n: (min(scores[n]), n))
     # Another size must explain its own rules nearly all (one may be missing, none
-    # over) and two rules more than 9 does.
-    if best != USUAL and scores[best] >= best and scores[best] >= scores[USUAL] + 2:
+    # over), each way, and two rules more than 9 does, each way.
+    if best != USUAL and all(mine >= best and mine >= nine + 2
+                             for mine, nine in zip(scores[best], scores[USUAL], strict=True)):
         return best
-    if np.isfinite(scores[USUAL]):
+    if np.isfinite(max(scores[USUAL])):
         return USUAL
     by_ink = {n: grid_score(binary, corners, n) for n in SIZES}
     best = max(SIZES, key=lambda n: by_ink[n])
