@@ -192,8 +192,10 @@ NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus
 
 
 def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
-                 min_score: float = MIN_SCORE) -> list[tuple[float, np.ndarray]]:
-    """(score, outline) pairs scoring at least `min_score`, the most grid-like first."""
+                 min_score: float = MIN_SCORE,
+                 other_sides: bool = False) -> list[tuple[float, np.ndarray]]:
+    """(score, outline) pairs scoring at least `min_score`, the most grid-like first.
+    With `other_sides`, an outline not clearly 9x9 scores as the best of the other sides."""
     binary = binarize(gray) if binary is None else binary
     area = float(gray.shape[0] * gray.shape[1])
     scored, seen = [], []
@@ -203,7 +205,7 @@ def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
             continue
         seen.append(quad)
         score = grid_score(binary, quad)
-        if score < MIN_SCORE:  # not a clear 9x9: maybe a grid of another size
+        if other_sides and score < MIN_SCORE:  # not clearly 9x9: maybe another side
             score = max([score] + [grid_score(binary, quad, n) - OTHER_SIZE_HANDICAP
                                    - continues_outside(binary, quad, n)
                                    for n in OTHER_SIZES])

@@ -18,6 +18,7 @@ from services.recognizer.grid import (
     NO_GRID,
     WEAK_SCORE,
     binarize,
+    continues_outside,
     scored_grids,
     trim_to_rules,
 )
@@ -54,7 +55,7 @@ OUTLINES_TRIED = 6  # per framing, best-scoring first
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(grid corners, (SIZE+1)^2 line intersections) in `gray`'s pixels.
+    """(grid corners, (n+1)^2 line intersections) in `gray`'s pixels; n is the grid's side.
 
     Outlines are tried best-scoring first, as the picture is and then inside a
     paper-coloured frame (a grid drawn to the picture's edge has no closed outline
@@ -62,31 +63,50 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     those, the lattice lying best on the picture's lines wins. A weakly scored outline
     (faint lines, crowded digits) counts only when its lattice lies well on the lines:
     otherwise the sheet of paper around such a grid would win.
+
+    The outlines that look like a 9x9 grid are tried first, each at the side its rules
+    show (shape.grid_size). Only when none of them lies well on the lines are the outlines
+    that look like a grid of another side tried; those count only at that side, lying well
+    on the lines, and then win over a 9x9 lattice that does not. A 9x9 picture is read
+    from the outlines it always was, unless another side fits its lines clearly.
     """
     seen_any = False
     best, best_fit = None, -1.0
+    framings = []
     for pad in (0, PAD):
         framed = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                     value=int(np.median(gray))) if pad else gray
-        binary = binarize(framed)
-        for score, corners in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
-            seen_any |= score >= MIN_SCORE
-            size = grid_size(binary, corners)
-            # A side other than 9 is claimed only on clear evidence: its lattice must lie
-            # well on the lines. Otherwise the outline is read as 9x9, as it always was.
-            for side in (size, SIZE) if size != SIZE else (SIZE,):
-                found = _lattice_in(binary, corners, side)
-                if found is None:
+        framings.append((pad, framed, binarize(framed)))
+    tried: dict[int, list[np.ndarray]] = {pad: [] for pad, _, _ in framings}
+    for other_sides in (False, True):
+        for pad, framed, binary in framings:
+            outlines = scored_grids(framed, binary, WEAK_SCORE, other_sides)[:OUTLINES_TRIED]
+            for score, corners in outlines:
+                if other_sides and any(np.abs(corners - q).max() < 1 for q in tried[pad]):
                     continue
-                trimmed, lattice, fit = found
-                if (score < MIN_SCORE or side != SIZE) and fit < GOOD_FIT:
-                    continue
-                if fit > best_fit:
-                    best, best_fit = (trimmed - pad, lattice - pad), fit
-                if fit >= GOOD_FIT:
-                    return best
-                break
-    if best is not None:
+                tried[pad].append(corners)
+                seen_any |= score >= MIN_SCORE and not other_sides  # as 9x9 scores it
+                size = grid_size(binary, corners)
+                for side in (size, SIZE) if size != SIZE and not other_sides else (size,):
+                    if other_sides and side == SIZE:
+                        break
+                    found = _lattice_in(binary, corners, side)
+                    if found is None:
+                        continue
+                    trimmed, lattice, fit = found
+                    # Another side is claimed only on clear evidence: a lattice lying well
+                    # on the lines, standing on its own (not one box of a larger grid).
+                    if side != SIZE and (fit < GOOD_FIT
+                                         or continues_outside(binary, trimmed, side) > 0.5):
+                        continue
+                    if score < MIN_SCORE and fit < GOOD_FIT:
+                        break
+                    if fit > best_fit:
+                        best, best_fit = (trimmed - pad, lattice - pad), fit
+                    if fit >= GOOD_FIT:
+                        return best
+                    break
+    if best is not None:  # the best 9x9 lattice, though it lies less well on the lines
         return best
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
