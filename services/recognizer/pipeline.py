@@ -51,6 +51,9 @@ OUTLINE_BROKEN = ("the grid's outline could not be followed all the way round: m
                   "whole grid is in the picture with a little margin, evenly lit, with no "
                   "shadow or fold across its border")
 GOOD_FIT = 0.85  # a lattice this well on the lines is taken without trying other outlines
+# Grids above 9x9 in photos have thin lines a few pixels apart, often light grey, which
+# binarize in part only: a 16x16 lattice on every line fits from about 0.75 up.
+LARGE_GOOD_FIT = 0.75
 OUTLINES_TRIED = 6  # per framing, best-scoring first
 
 
@@ -86,7 +89,7 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     continue
                 tried[pad].append(corners)
                 seen_any |= score >= MIN_SCORE and not other_sides  # as 9x9 scores it
-                size = grid_size(binary, corners)
+                size = grid_size(binary, corners, framed)
                 for side in (size, SIZE) if size != SIZE and not other_sides else (size,):
                     if other_sides and side == SIZE:
                         break
@@ -96,7 +99,7 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     trimmed, lattice, fit = found
                     # Another side is claimed only on clear evidence: a lattice lying well
                     # on the lines, standing on its own (not one box of a larger grid).
-                    if side != SIZE and (fit < GOOD_FIT
+                    if side != SIZE and (fit < (GOOD_FIT if side <= SIZE else LARGE_GOOD_FIT)
                                          or continues_outside(binary, trimmed, side) > 0.5):
                         continue
                     if score < MIN_SCORE and fit < GOOD_FIT:

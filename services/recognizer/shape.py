@@ -75,13 +75,54 @@ def _with_edges(rules: np.ndarray) -> np.ndarray:
     return np.sort(np.concatenate([rules, missing]))
 
 
-def size_scores(binary: np.ndarray, corners: np.ndarray) -> dict[int, tuple[float, float]]:
-    """Score of each sudoku size for the outline, across and down."""
-    ys, xs = rule_positions(binary, corners)
+def faint_rule_positions(gray: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rules across and down found in the grey picture, not its binarization: light grey
+    thin lines (app styles) photographed small fall apart when binarized, but still stand
+    out as darker than the paper just beside them."""
+    target = np.array([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    grey = cv2.warpPerspective(gray, matrix, (SIDE + 1, SIDE + 1), flags=cv2.INTER_LINEAR)
+    found = []
+    for across in (True, False):
+        # Darkness against the paper a few pixels to either side of a line.
+        beside = np.ones((9, 1) if across else (1, 9), np.uint8)
+        response = cv2.GaussianBlur(cv2.subtract(
+            cv2.morphologyEx(grey, cv2.MORPH_CLOSE, beside), grey), (3, 3), 0)
+        otsu, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        # Otsu parts thick lines from the rest; thin light lines lie well below it.
+        lines = (response > max(FAINT_FLOOR, FAINT_SHARE * otsu)).astype(np.uint8)
+        along = np.ones((1, SIDE // 6) if across else (SIDE // 6, 1), np.uint8)
+        gap = np.ones((1, 6) if across else (6, 1), np.uint8)
+        lines = cv2.morphologyEx(cv2.morphologyEx(lines, cv2.MORPH_CLOSE, gap),
+                                 cv2.MORPH_OPEN, along) > 0
+        found.append(_with_edges(_rules(lines.mean(axis=1 if across else 0))))
+    return found[0], found[1]
+
+
+FAINT_SHARE = 0.3
+FAINT_FLOOR = 4  # grey levels
+
+
+def size_scores(binary: np.ndarray, corners: np.ndarray,
+                gray: np.ndarray | None = None) -> dict[int, tuple[float, float]]:
+    """Score of each sudoku size for the outline, across and down (from the binarized
+    picture; from the grey one's faint rules when `gray` is given)."""
+    ys, xs = rule_positions(binary, corners) if gray is None else \
+        faint_rule_positions(gray, corners)
     return {n: (_run_score(ys, n + 1, SIDE), _run_score(xs, n + 1, SIDE)) for n in SIZES}
 
 
-def grid_size(binary: np.ndarray, corners: np.ndarray) -> int:
+def _clearly_other(scores: dict[int, tuple[float, float]]) -> int | None:
+    """The side other than 9 that explains its own rules nearly all (one may be missing,
+    none over), each way, and two rules more than 9 does, each way; None if none does."""
+    best = max(SIZES, key=lambda n: (min(scores[n]), n))
+    if best != USUAL and all(mine >= best and mine >= nine + 2
+                             for mine, nine in zip(scores[best], scores[USUAL], strict=True)):
+        return best
+    return None
+
+
+def grid_size(binary: np.ndarray, corners: np.ndarray, gray: np.ndarray | None = None) -> int:
     """The side of the grid inside the outline. 9 unless another size explains clearly
     more of the rules (two rules or more): a 9x9 picture is not read as another size on a
     doubt.
@@ -90,14 +131,15 @@ def grid_size(binary: np.ndarray, corners: np.ndarray) -> int:
     of rules either, the sizes are weighed by ink on their expected lines instead
     (grid.grid_score), and another size must beat 9 clearly there."""
     scores = size_scores(binary, corners)
-    best = max(SIZES, key=lambda n: (min(scores[n]), n))
-    # Another size must explain its own rules nearly all (one may be missing, none
-    # over), each way, and two rules more than 9 does, each way.
-    if best != USUAL and all(mine >= best and mine >= nine + 2
-                             for mine, nine in zip(scores[best], scores[USUAL], strict=True)):
-        return best
+    other = _clearly_other(scores)
+    if other is not None:
+        return other
     if np.isfinite(max(scores[USUAL])):
         return USUAL
+    if gray is not None:  # no run of rules at all: look for faint ones in the grey picture
+        other = _clearly_other(size_scores(binary, corners, gray))
+        if other is not None:
+            return other
     by_ink = {n: grid_score(binary, corners, n) for n in SIZES}
     best = max(SIZES, key=lambda n: by_ink[n])
     if best != USUAL and by_ink[best] >= by_ink[USUAL] + INK_MARGIN:
