@@ -186,5 +186,13 @@ def box_shape(gray: np.ndarray, lattice: np.ndarray) -> tuple[tuple[int, int], f
 
     scored = [(contrast(rows, br) + contrast(cols, bc), (br, bc)) for br, bc in shapes]
     scored.sort(reverse=True)
-    (best, shape), (second, _) = scored[0], scored[1]
-    return shape, float(np.clip((best - second) / 2, 0.0, 1.0))
+    (best, shape), (second, runner_up) = scored[0], scored[1]
+    clarity = float(np.clip((best - second) / 2, 0.0, 1.0))
+    if clarity < TIE and runner_up[0] < runner_up[1]:
+        # Lines all alike (a thin style drawn small): the usual shape, fewer rows than
+        # columns (2x3, 2x4, 3x4), as puzzles print it most.
+        shape = runner_up
+    return shape, clarity
+
+
+TIE = 0.02  # box clarity below this cannot tell the shapes apart
