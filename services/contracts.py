@@ -39,6 +39,9 @@ def symbol_text(value: int, symbols: str | None = "digits") -> str:
     return str(value)
 
 
+REVIEW_BOX = 0.5
+
+
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -98,6 +101,9 @@ class Reading(Model):
     # How values above 9 are printed: "digits" (10-16 as numbers), "hex" (1-9 then A-G)
     # or "letters" (A-P for 1-16); None: grids of 9 or fewer, printed in digits.
     symbols: Symbols | None = None
+    # How clearly the thick lines showed the box shape (0..1). Below REVIEW_BOX the shape
+    # was a guess, and a solution goes to review rather than out as solved.
+    box_confidence: float = 1.0
     # cells[r][c][v]: probability that cell (r, c) shows v (v = 0 means blank).
     cells: list[list[list[float]]]
     # Killer only. walls_right[r][c]: probability of a cage wall between (r, c) and

@@ -376,11 +376,12 @@ def _other_size_reading(gray: np.ndarray, lattice: np.ndarray, features: tuple, 
         warnings.append(UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols))
     width, height = image_size
     return Reading(kind="sudoku", kind_confidence=1.0, size=n, box=(box_rows, box_cols),
+                   box_confidence=round(box_clarity, 4),
                    symbols=symbols, cells=probs.tolist(), image_size=image_size,
                    rotation=90 * turns, warnings=warnings, timings=timings,
                    **_geometry(lattice, scale, width, height))
 
 
-CLEAR_BOXES = 0.1  # box lines this much thicker than the rest, relative, are clear
+CLEAR_BOXES = 0.5  # box clarity (shape.box_shape) below this: the shape is a guess
 UNCLEAR_BOXES = ("the {n}x{n} grid's box lines are hard to tell from the others: it was "
                  "read with boxes of {r} rows by {c} columns; check that this is right")

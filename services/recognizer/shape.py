@@ -184,15 +184,16 @@ def box_shape(gray: np.ndarray, lattice: np.ndarray) -> tuple[tuple[int, int], f
         thin = weights[inner % every != 0]
         return float((thick.min() - thin.max()) / max(thick.mean(), 1e-6))
 
-    scored = [(contrast(rows, br) + contrast(cols, bc), (br, bc)) for br, bc in shapes]
+    scored = [(min(contrast(rows, br), contrast(cols, bc)), (br, bc)) for br, bc in shapes]
     scored.sort(reverse=True)
-    (best, shape), (second, runner_up) = scored[0], scored[1]
-    clarity = float(np.clip((best - second) / 2, 0.0, 1.0))
-    if clarity < TIE and runner_up[0] < runner_up[1]:
-        # Lines all alike (a thin style drawn small): the usual shape, fewer rows than
-        # columns (2x3, 2x4, 3x4), as puzzles print it most.
-        shape = runner_up
+    best, shape = scored[0]
+    # Clear when the box lines hold clearly more ink than every other line, both ways.
+    clarity = float(np.clip(best / CLEAR_CONTRAST, 0.0, 1.0))
+    if clarity < 0.5:
+        # Lines all alike: the usual shape, fewer rows than columns (2x3, 2x4, 3x4), as
+        # puzzles print it most; the low clarity says it is a guess.
+        shape = min(shapes)
     return shape, clarity
 
 
-TIE = 0.02  # box clarity below this cannot tell the shapes apart
+CLEAR_CONTRAST = 0.2  # box lines' ink over the thin lines', relative, that is clear

@@ -130,3 +130,18 @@ def test_shipped_symbol_model_loads_and_meets_its_floor():
     scores = held_out_accuracy(model, grids=3, seed=770_000)
     worst = min(v for k, v in scores.items() if not k.endswith("glyphs"))
     assert worst >= SYMBOL_FLOOR, scores
+
+
+def test_unclear_box_lines_send_the_solution_to_review():
+    """A 6x6 grid whose box lines are drawn as thin as the others: 2x3 or 3x2 cannot be
+    told, so the guessed shape is said (warning) and the answer is not given as solved."""
+    from gridsight.synth.render import Style
+
+    givens, _ = make_sudoku(random.Random(61), 6, (2, 3))
+    flat = Style(thin=0.03, thick=0.03, outer=0.08)
+    reading = recognize(to_bytes(render_sudoku(givens, style=flat, seed=61, box=(2, 3),
+                                               cell_px=44)))
+    assert reading.size == 6 and reading.box_confidence < 0.5
+    assert any("box lines" in w for w in reading.warnings)
+    result = solve_reading(reading)
+    assert result.status == "needs_review" and "box shape" in result.message
