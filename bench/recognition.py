@@ -231,6 +231,108 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
     }
 
 
+# Other sizes: side, box shape, and the conventions drawn (values above 9).
+SIZE_SETS = [(4, (2, 2), ("digits",)), (6, (2, 3), ("digits",)), (6, (3, 2), ("digits",)),
+             (8, (2, 4), ("digits",)), (12, (3, 4), ("digits", "hex", "letters")),
+             (16, (4, 4), ("digits", "hex", "letters"))]
+
+
+def sizes_set(size: int, box: tuple[int, int], conventions, photo: bool, count: int,
+              seed0: int):
+    """(name, bytes, givens, box, convention) of grids of another side, in fonts held out
+    of the digit model (Lato) and of the symbol model (its held-out families, in its
+    held-out style for the grids above 9)."""
+    from gridsight.synth.puzzles import make_sudoku
+    from gridsight.training.digits import held_out_fonts
+    from gridsight.training.symbols import HELD_OUT_STYLE, font_split
+
+    fonts = held_out_fonts() if size <= 9 else font_split()[1]
+    for i in range(count):
+        seed = seed0 + i
+        rng = random.Random(seed)
+        convention = conventions[i % len(conventions)]
+        givens, _ = make_sudoku(rng, size, box)
+        style = rng.choice(sorted(STYLES)) if size <= 9 else HELD_OUT_STYLE
+        image = render_sudoku(givens, font=rng.choice(fonts), style=style, box=box,
+                              cell_px=rng.randint(28, 56) if size <= 9 else rng.randint(26, 40),
+                              seed=seed, jitter=rng.uniform(0, 0.04), symbols=convention)
+        name = f"{size}x{size} {'photo' if photo else 'screenshot'}-{seed}"
+        if not photo:
+            yield name, _png(image), np.asarray(givens), box, convention
+            continue
+        picture, _ = photograph(image, rng=np.random.default_rng(seed), fill=(0.7, 0.95),
+                                rotation=8, out_size=(1024, 768) if size <= 9 else (1600, 1200))
+        yield name, _jpeg(picture), np.asarray(givens), box, convention
+
+
+def run_sizes(name: str, items) -> dict:
+    """Read and solve grids of other sides: kind, size, box and convention right, cells,
+    exact grids, solved with the right answer, and wrong answers given as solved."""
+    total = kind_size = box_right = conv_right = exact = solved = wrong_solved = 0
+    cells = cells_right = 0
+    seconds, failures = [], []
+    for item, data, givens, box, convention in items:
+        total += 1
+        started = time.perf_counter()
+        try:
+            reading = recognize(data, "auto")
+        except RecognitionError as error:
+            seconds.append(time.perf_counter() - started)
+            failures.append(f"{item}: {error}")
+            continue
+        seconds.append(time.perf_counter() - started)
+        n = len(givens)
+        if not (reading.kind == "sudoku" and reading.size == n):
+            failures.append(f"{item}: read as {reading.kind} {reading.size}x{reading.size}")
+            continue
+        kind_size += 1
+        box_right += tuple(reading.box or ()) == tuple(box)
+        conv_right += n <= 9 or reading.symbols == convention
+        read = np.asarray(reading.cells).argmax(-1)
+        cells += givens.size
+        cells_right += int((read == givens).sum())
+        exact += bool((read == givens).all())
+        if solve_reading is None:
+            continue
+        result = solve_reading(reading, time_limit=10.0)
+        right = result.puzzle is not None and np.array_equal(result.puzzle.givens, givens)
+        solved += result.status == "solved" and right
+        if result.status == "solved" and not right:
+            wrong_solved += 1
+            failures.append(f"{item}: WRONG ANSWER GIVEN AS SOLVED")
+    return {"set": name, "images": total, "kind_size": kind_size / total,
+            "box": box_right / total, "convention": conv_right / total,
+            "cells": cells_right / max(cells, 1), "exact": exact / total,
+            "solved": solved / total, "wrong_solved": wrong_solved,
+            "median_s": float(np.median(seconds)), "p95_s": float(np.percentile(seconds, 95)),
+            "failures": failures}
+
+
+def sizes_table(results: list[dict]) -> str:
+    lines = ["| set | images | kind and size right | box right | convention right | cells right "
+             "| grids exact | solved exactly | wrong answers as solved | median s | p95 s |",
+             "|" + "---|" * 11]
+    for r in results:
+        lines.append(f"| {r['set']} | {r['images']} | {r['kind_size']:.1%} | {r['box']:.1%} | "
+                     f"{r['convention']:.1%} | {r['cells']:.3%} | {r['exact']:.1%} | "
+                     f"{r['solved']:.1%} | {r['wrong_solved']} | {r['median_s']:.3f} | "
+                     f"{r['p95_s']:.3f} |")
+    return "\n".join(lines)
+
+
+def size_results(count: int, seed: int) -> list[dict]:
+    """One screenshot and one photo set per entry of SIZE_SETS."""
+    out = []
+    for k, (size, box, conventions) in enumerate(SIZE_SETS):
+        for photo in (False, True):
+            label = (f"{size}x{size} ({box[0]}x{box[1]} boxes, {'/'.join(conventions)}) "
+                     + ("photo" if photo else "screenshot"))
+            items = sizes_set(size, box, conventions, photo, count,
+                              seed + 50_000 + 1000 * k + 500 * photo)
+            out.append(run_sizes(label, items))
+    return out
+
+
 def table(results: list[dict]) -> str:
     head = ("| set | images | grid found | read as classic | rotation right | cells right "
             "| grids exact | solved after repair | suspects = changes | ECE "
@@ -314,6 +416,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=700_000,
                         help="first seed of the synthetic sets (each set adds 1000)")
     parser.add_argument("--verbose", action="store_true", help="list every misread cell")
+    parser.add_argument("--sizes", choices=["with", "without", "only"], default="with",
+                        help="the sets of other grid sides (4x4 .. 16x16): with the 9x9 "
+                             "sets, without them, or only them")
     parser.add_argument("--kind", default="auto", choices=["auto", "sudoku", "classic"],
                         help="the kind sent with every picture (all of them are classic); "
                              "'classic' reads with the classic reader alone, no kind detection")
@@ -322,15 +427,16 @@ def main() -> None:
 
     print("gridsight recognition benchmark")
     results, notes = [], []
-    if args.photos.is_dir():
+    nines = args.sizes != "only"
+    if nines and args.photos.is_dir():
         results.append(run(f"real: {args.photos.name}", labelled_photos(args.photos),
                            args.kind))
         results.append(run(f"real: {args.photos.name}, turned and lying tags (every 4th)",
                            turned_and_tagged(labelled_photos(args.photos), 4), args.kind))
         notes.append(CREDIT)
-    else:
+    elif nines:
         notes.append(f"(no labelled photos at {args.photos})")
-    if args.half_solved.is_dir():
+    if nines and args.half_solved.is_dir():
         results.append(run(f"real: half-solved {args.half_solved.name}",
                            half_solved_photos(args.half_solved), args.kind, solve=False))
         results.append(run(f"real: half-solved {args.half_solved.name}, turned and lying tags "
@@ -339,9 +445,13 @@ def main() -> None:
         notes.append(HALF_SOLVED_CREDIT)
     names = ["screenshot", "flat photo", "curved photo", *FAILURE_CLASSES]
     results += [run(name, synthetic_set(name, count, args.seed + 1000 * i), args.kind)
-                for i, name in enumerate(names)]
+                for i, name in enumerate(names)] if nines else []
+    sizes = size_results(count, args.seed) if args.sizes != "without" else []
     photos_note = "\n\n".join(notes)
     text = table(results) + "\n\nMisreads by confidence:\n\n" + misread_confidences(results)
+    if sizes:
+        text += ("\n\nOther sides (synthetic; fonts held out of the models, grids above 9x9 "
+                 "also in the symbol model's held-out style):\n\n" + sizes_table(sizes))
     solver_note = ("solved after repair: services.solver.solve_reading's puzzle equals the "
                    "labels; suspects = changes: share of solved-or-reviewed pictures whose cell "
                    "suspects (read != chosen) are exactly the cells where the puzzle solved "
@@ -352,6 +462,9 @@ def main() -> None:
     print(text)
     for r in results:
         for line in r["failures"] + (r["misreads"] if args.verbose else r["misreads"][:10]):
+            print(f"  {r['set']}: {line}")
+    for r in sizes:
+        for line in r["failures"][:10]:
             print(f"  {r['set']}: {line}")
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "recognition.md").write_text(header + "\n" + text + "\n")

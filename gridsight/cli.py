@@ -32,6 +32,10 @@ def result_line(source: str, result, reading=None) -> dict:
     }
     if result.kind == "nonogram":
         line |= {"width": result.width, "height": result.height}
+    if getattr(puzzle, "box", None) is not None:
+        line["box"] = list(puzzle.box)
+    if result.symbols is not None:  # how the picture printed values above 9
+        line["symbols"] = result.symbols
     if result.kind == "killer" and puzzle is not None:
         line["cages"] = [cage.model_dump(mode="json") for cage in puzzle.cages]
     if result.other_solution is not None:
@@ -95,7 +99,11 @@ def show(line: dict) -> str:
         return f"{head} - {line['error']}"
     head += f" ({line['kind']}, {line['verdict']}, {line['seconds']} s)"
     rows = line.get("solution") or []
-    body = [row if isinstance(row, str) else " ".join(str(v) for v in row) for row in rows]
+    from services.contracts import symbol_text
+
+    symbols = line.get("symbols")
+    body = [row if isinstance(row, str) else " ".join(symbol_text(v, symbols) for v in row)
+            for row in rows]
     for suspect in line.get("suspects", []):
         body.append(f"suspect: {suspect['what']} at row {suspect['row']}, col {suspect['col']}"
                     f" read {suspect['read']} -> {suspect['chosen']}")

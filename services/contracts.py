@@ -15,6 +15,7 @@ Kind = Literal["sudoku", "killer", "nonogram"]
 RequestedKind = Literal["auto", "sudoku", "killer", "nonogram"]
 JobStatus = Literal["queued", "recognizing", "solving", "solved", "needs_review", "failed"]
 Verdict = Literal["unique", "none", "multiple", "unknown"]
+Symbols = Literal["digits", "hex", "letters"]
 Point = tuple[float, float]
 Cell = tuple[int, int]
 
@@ -25,6 +26,20 @@ SOLVE_QUEUE = "solve"
 SOLVE_LARGE_QUEUE = "solve-large"  # large typed-in puzzles, so pictures never wait
 RECOGNIZE_TASK = "gridsight.recognize"
 SOLVE_TASK = "gridsight.solve"
+
+
+def symbol_text(value: int, symbols: str | None = "digits") -> str:
+    """How a value is printed in a convention (Symbols): "digits" 1..16 as numbers; "hex"
+    1-9 then A-G for 10-16; "letters" A-P for 1-16 (magazines print 16x16 grids all three
+    ways). None: digits."""
+    if symbols == "letters":
+        return chr(ord("A") + value - 1)
+    if symbols == "hex" and value > 9:
+        return chr(ord("A") + value - 10)
+    return str(value)
+
+
+REVIEW_BOX = 0.5
 
 
 class Model(BaseModel):
@@ -83,6 +98,12 @@ class Reading(Model):
     kind_confidence: float = 1.0
     size: int = 9
     box: tuple[int, int] | None = None
+    # How values above 9 are printed: "digits" (10-16 as numbers), "hex" (1-9 then A-G)
+    # or "letters" (A-P for 1-16); None: grids of 9 or fewer, printed in digits.
+    symbols: Symbols | None = None
+    # How clearly the thick lines showed the box shape (0..1). Below REVIEW_BOX the shape
+    # was a guess, and a solution goes to review rather than out as solved.
+    box_confidence: float = 1.0
     # cells[r][c][v]: probability that cell (r, c) shows v (v = 0 means blank).
     cells: list[list[list[float]]]
     # Killer only. walls_right[r][c]: probability of a cage wall between (r, c) and
@@ -145,6 +166,9 @@ class SolveResult(Model):
     height: int | None = None
     status: Literal["solved", "needs_review", "failed"]
     verdict: Verdict
+    # Pictures: how the grid printed values above 9 (see Reading.symbols); the solution
+    # holds numbers, to be shown in this convention.
+    symbols: Symbols | None = None
     puzzle: Puzzle | None = None  # the puzzle actually solved (after repair)
     # Sudoku kinds: rows of ints. Nonograms: rows of '#' and '.'.
     solution: list[list[int]] | list[str] | None = None

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, find_font, font_family
 from gridsight.synth.strokes import StrokeFont
+from services.contracts import symbol_text
 from services.solver.grid import default_box
 
 RGB = tuple[int, int, int]
@@ -89,11 +90,13 @@ def _font_path(font: str) -> str:
 def render_sudoku(givens: list[list[int]], *, font: str | None = None,
                   style: str | Style = "screenshot", cell_px: int = 48, seed: int = 0,
                   margin: int | None = None, box: tuple[int, int] | None = None,
-                  jitter: float = 0.0) -> Image.Image:
+                  jitter: float = 0.0, symbols: str = "digits") -> Image.Image:
     """The grid `givens` (0 = blank) drawn in `font` (file stem or path; None: seeded choice;
     "strokes": digits drawn as strokes in a seeded random hand, see gridsight.synth.strokes).
 
     `jitter` moves each digit off centre by up to that share of the cell, as print does.
+    `symbols` names how values above 9 are printed (see symbol_text): "digits" (10-16 as
+    two digits), "hex" (1-9 then A-G) or "letters" (A-P for 1-16).
     """
     rng = random.Random(seed)
     look = (STYLES | DARK_STYLES)[style] if isinstance(style, str) else style
@@ -105,8 +108,9 @@ def render_sudoku(givens: list[list[int]], *, font: str | None = None,
     _draw_decorations(draw, layout, look)
     _draw_lines(draw, layout, look)
     path = _font_path(font) if font else pick_font(look, rng)
-    _draw_digits(draw, layout, look, givens, path, rng, jitter)
+    _draw_digits(draw, layout, look, givens, path, rng, jitter, symbols)
     image.info["lattice"] = layout.lattice()
+    image.info["symbols"] = symbols
     image.info["font"] = path
     return image
 
@@ -146,9 +150,9 @@ def _draw_lines(draw: ImageDraw.ImageDraw, layout: Layout, look: Style) -> None:
 
 def _draw_digits(draw: ImageDraw.ImageDraw, layout: Layout, look: Style,
                  givens: list[list[int]], font_path: str, rng: random.Random,
-                 jitter: float) -> None:
+                 jitter: float, symbols: str = "digits") -> None:
     colour = rng.choice(look.digit)
-    if font_path == STROKES:
+    if font_path == STROKES and symbols == "digits" and layout.size <= 9:
         hand = StrokeFont.random(rng)
         for _, _, x, y, value in _digit_places(layout, givens, rng, jitter):
             hand.draw(draw, value, (x, y), look.digit_height * layout.cell_px, colour)
@@ -162,12 +166,23 @@ def _draw_digits(draw: ImageDraw.ImageDraw, layout: Layout, look: Style,
     px = max(6, round(px * min(look.digit_height * layout.cell_px / max(1, bottom - top),
                                MAX_DIGIT_WIDTH * layout.cell_px / max(1, right - left))))
     font = ImageFont.truetype(font_path, px)
+    narrow = {}  # two-digit numbers and wide letters get a smaller size of the face
     for _, _, x, y, value in _digit_places(layout, givens, rng, jitter):
-        draw.text((x, y), str(value), fill=colour, font=font, anchor="mm",
+        text = symbol_text(value, symbols)
+        face = font
+        left, _, right, _ = font.getbbox(text, anchor="mm")
+        if right - left > MAX_TEXT_WIDTH * layout.cell_px:
+            if text not in narrow:
+                size = max(6, int(px * MAX_TEXT_WIDTH * layout.cell_px / (right - left)))
+                narrow[text] = ImageFont.truetype(font_path, size)
+            face = narrow[text]
+        draw.text((x, y), text, fill=colour, font=face, anchor="mm",
                   stroke_width=round(look.stroke * layout.cell_px), stroke_fill=colour)
 
 
 MAX_DIGIT_WIDTH = 0.6  # share of the cell
+MAX_TEXT_WIDTH = 0.78  # a two-digit number or a letter, as share of the cell
+SYMBOLS = ("digits", "hex", "letters")
 
 
 def _digit_places(layout: Layout, givens: list[list[int]], rng: random.Random, jitter: float):

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from services.contracts import Corrections, Reading, SolveResult, Suspect
+from services.contracts import Corrections, Reading, SolveResult, Suspect, symbol_text
 
 RGB = tuple[int, int, int]
 SOLUTION_RGB: RGB = (0, 98, 214)  # a vivid blue, unlike printed black or grey
@@ -58,7 +58,8 @@ def draw_overlay(image: bytes, reading: Reading, result: SolveResult,
                                                           corrections):
         if cover:
             paint_over(canvas, quads[row, col])
-        paint_digit(canvas, quads[row, col], str(value), colour, height)
+        paint_digit(canvas, quads[row, col], symbol_text(value, result.symbols), colour,
+                    height)
     n = reading.size
     wrong = {(w.row, w.col) for w in result.wrong_entries if 0 <= w.row < n and 0 <= w.col < n}
     for suspect, colour in marked_cells(result):

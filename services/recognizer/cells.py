@@ -102,9 +102,11 @@ def _with_faint_joins(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     return strokes | touching[labels]
 
 
-def digit_mask(ink: np.ndarray) -> np.ndarray:
+def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
     """The cell's pixels that belong to its digit: ink blobs that are neither specks nor
-    grid-line remnants along the edge."""
+    grid-line remnants along the edge. With `centred_bars`, an upright bar across the
+    middle of the cell is kept (a sans-serif I or 1 as tall as the cell is wide), where
+    the 9x9 reader drops it as a line remnant."""
     p = ink.shape[0]
     lo, hi = BORDER * p, (1 - BORDER) * p
     inset = slice(int(lo), int(np.ceil(hi)))
@@ -125,6 +127,8 @@ def digit_mask(ink: np.ndarray) -> np.ndarray:
         x, y, w, h, area = stats[i]
         cx, cy = centroids[i]
         long_thin = max(w, h) > 0.6 * p and min(w, h) < 0.15 * p  # a grid line's remnant
+        if long_thin and centred_bars and h > w and 0.3 * p <= cx <= 0.7 * p:
+            long_thin = h > 0.85 * p  # a bar of this height is a line, not a glyph
         # e.g. an L of two lines' remnants; a digit pushed against a line still reaches
         # the middle of the cell.
         mostly_edge = in_band[i] > 0.5 * area and in_middle[i] == 0
@@ -133,12 +137,13 @@ def digit_mask(ink: np.ndarray) -> np.ndarray:
     return keep[labels]
 
 
-def normalise_cell(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def normalise_cell(ink: np.ndarray, centred_bars: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DIGIT x DIGIT ink image of the centred blob, shape measures, the blob's box as
     shares of the cell: x0, y0, x1, y1, zeros when there is none) for one cell's ink."""
     p = ink.shape[0]
     lo, hi = BORDER * p, (1 - BORDER) * p
-    mask = digit_mask(ink)
+    mask = digit_mask(ink, centred_bars)
     inset = ink[int(lo):int(hi), int(lo):int(hi)]
     raw_mass = float(np.minimum(inset, 1.0).mean())
     digit = np.zeros((DIGIT, DIGIT), np.float32)

@@ -119,6 +119,32 @@ def grid_score(binary: np.ndarray, quad: np.ndarray, size: int = 9) -> float:
     return float(np.mean(on) * 0.5 + np.mean(inner[:4]) * 0.5 - np.mean(mid) - crowding)
 
 
+# Sudoku sides other than 9 (see shape.py), tried when an outline is not clearly 9x9. They
+# score a little lower, so a 9x9 outline wins a tie.
+OTHER_SIZES = (4, 6, 8, 12, 16)
+OTHER_SIZE_HANDICAP = 0.02
+
+
+def continues_outside(binary: np.ndarray, quad: np.ndarray, size: int) -> float:
+    """Share of the outline's inner lines whose ink carries on beyond its border: near 1
+    when the outline is one box of a larger grid (a 4x4-cell box of a 16x16 grid looks
+    like a whole 4x4 sudoku inside), near 0 for a grid standing on its own."""
+    c = SCORE_CELL
+    side = size * c
+    dim = side + 2 * c
+    target = np.array([[c, c], [c + side, c], [c + side, c + side], [c, c + side]],
+                      np.float32)
+    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    ink = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_NEAREST) > 0
+    ink = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    near, far = c // 3, c - 2  # beyond the outer line's own width, up to a cell out
+    lines = c + c * np.arange(1, size)
+    bands = [ink[c - far:c - near, lines], ink[c + side + near:c + side + far, lines],
+             ink[lines, c - far:c - near].T, ink[lines, c + side + near:c + side + far].T]
+    # A line carries on when its ink runs through most of the band.
+    return float(np.mean([(band.mean(axis=0) > 0.8).mean() for band in bands]))
+
+
 RULE_CELL = 32  # pixels per cell when looking for the grid's rules inside an outline
 
 
@@ -206,8 +232,10 @@ NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus
 
 
 def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
-                 min_score: float = MIN_SCORE) -> list[tuple[float, np.ndarray]]:
-    """(score, outline) pairs scoring at least `min_score`, the most grid-like first."""
+                 min_score: float = MIN_SCORE,
+                 other_sides: bool = False) -> list[tuple[float, np.ndarray]]:
+    """(score, outline) pairs scoring at least `min_score`, the most grid-like first.
+    With `other_sides`, an outline not clearly 9x9 scores as the best of the other sides."""
     binary = binarize(gray) if binary is None else binary
     area = float(gray.shape[0] * gray.shape[1])
     scored, seen = [], []
@@ -218,6 +246,10 @@ def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
             continue
         seen.append(quad)
         score = grid_score(binary, quad)
+        if other_sides and score < MIN_SCORE:  # not clearly 9x9: maybe another side
+            score = max([score] + [grid_score(binary, quad, n) - OTHER_SIZE_HANDICAP
+                                   - continues_outside(binary, quad, n)
+                                   for n in OTHER_SIZES])
         # Among outlines that fit equally well, prefer the larger (the whole grid, not a box).
         score += 0.05 * np.sqrt(cv2.contourArea(quad) / area)
         if score >= min_score:

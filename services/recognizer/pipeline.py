@@ -18,6 +18,7 @@ from services.recognizer.grid import (
     NO_GRID,
     WEAK_SCORE,
     binarize,
+    continues_outside,
     grid_score,
     scored_grids,
     trimmed_outlines,
@@ -37,6 +38,8 @@ from services.recognizer.orientation import (
     turn_points,
     upright_turns,
 )
+from services.recognizer.shape import box_shape, grid_size
+from services.recognizer.symbols import read_symbols
 
 SIZE = 9
 
@@ -55,15 +58,18 @@ OUTLINE_BROKEN = ("the grid's outline could not be followed all the way round: m
                   "whole grid is in the picture with a little margin, evenly lit, with no "
                   "shadow or fold across its border")
 GOOD_FIT = 0.85  # a weakly scored outline counts when its lattice lies this well on lines
-# An outline that had to be trimmed or moved is taken at once only when its lattice lies
-# this well on the lines: a heading's outline trimmed a row off lies nearly as well as the
-# grid's own, so the other outlines are tried too.
+# A 9x9 outline that had to be trimmed or moved is taken at once only when its lattice
+# lies this well on the lines: a heading's outline trimmed a row off lies nearly as well
+# as the grid's own, so the other outlines are tried too.
 CLEAR_FIT = 0.98
+# Grids above 9x9 in photos have thin lines a few pixels apart, often light grey, which
+# binarize in part only: a 16x16 lattice on every line fits from about 0.75 up.
+LARGE_GOOD_FIT = 0.75
 OUTLINES_TRIED = 6  # per framing, best-scoring first
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(grid corners, (SIZE+1)^2 line intersections) in `gray`'s pixels.
+    """(grid corners, (n+1)^2 line intersections) in `gray`'s pixels; n is the grid's side.
 
     Outlines are tried best-scoring first, as the picture is and then inside a
     paper-coloured frame (a grid drawn to the picture's edge has no closed outline
@@ -71,54 +77,95 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     those, the lattice lying best on the picture's lines wins. A weakly scored outline
     (faint lines, crowded digits) counts only when its lattice lies well on the lines:
     otherwise the sheet of paper around such a grid would win.
+
+    The outlines that look like a 9x9 grid are tried first, each at the side its rules
+    show (shape.grid_size). Only when none of them lies well on the lines are the outlines
+    that look like a grid of another side tried; those count only at that side, lying well
+    on the lines, and then win over a 9x9 lattice that does not. A 9x9 picture is read
+    from the outlines it always was, unless another side fits its lines clearly.
     """
     seen_any = False
     best, best_fit = None, -1.0
-    for pad in (0, PAD):
-        if pad and best_fit >= GOOD_FIT:
-            break  # the frame is for grids drawn to the picture's edge: one was found
-        framed = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
-                                    value=int(np.median(gray))) if pad else gray
-        binary = binarize(framed)
-        for outline_score, outline in scored_grids(framed, binary, WEAK_SCORE)[:OUTLINES_TRIED]:
-            # Of an outline's refinements (tied runs of rules), the best-lying lattice.
-            tried = []
-            for corners in refined_outlines(binary, outline):
-                score = outline_score
-                if np.abs(corners - outline).max() >= 1.0:
-                    # A heading or the page around the grid lowered the outline's score.
-                    score = max(score, grid_score(binary, corners))
-                seen_any |= score >= MIN_SCORE
-                lattice, rows, cols = trace_lattice(binary, corners, SIZE)
-                if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
+    tried: dict[int, list[np.ndarray]] = {0: [], PAD: []}
+    framings: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def framing(pad: int) -> tuple[np.ndarray, np.ndarray]:
+        if pad not in framings:
+            framed = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                        value=int(np.median(gray))) if pad else gray
+            framings[pad] = framed, binarize(framed)
+        return framings[pad]
+
+    for other_sides in (False, True):
+        for pad in (0, PAD):
+            if pad and best_fit >= GOOD_FIT:
+                break  # the frame is for grids drawn to the picture's edge: one was found
+            framed, binary = framing(pad)
+            outlines = scored_grids(framed, binary, WEAK_SCORE, other_sides)[:OUTLINES_TRIED]
+            for score, outline in outlines:
+                if other_sides and any(np.abs(outline - q).max() < 1 for q in tried[pad]):
                     continue
-                fit = lattice_fit(binary, lattice)
-                if score >= MIN_SCORE or fit >= GOOD_FIT:
-                    tried.append((fit, corners, lattice))
-            if not tried:
-                continue
-            fit, corners, lattice = max(tried, key=lambda t: t[0])
-            if fit > best_fit:
-                best, best_fit = (corners - pad, lattice - pad), fit
-            as_found = np.abs(corners - outline).max() < 1.0
-            if fit >= CLEAR_FIT or (fit >= GOOD_FIT and as_found):
-                return best
-    if best is not None:
+                tried[pad].append(outline)
+                seen_any |= score >= MIN_SCORE and not other_sides  # as 9x9 scores it
+                size = grid_size(binary, outline, framed)
+                for side in (size, SIZE) if size != SIZE and not other_sides else (size,):
+                    if other_sides and side == SIZE:
+                        break
+                    found = _lattice_in(binary, outline, side)
+                    if found is None:
+                        continue
+                    corners, lattice, fit, refined_score = found
+                    seen_any |= refined_score >= MIN_SCORE and not other_sides
+                    score = max(score, refined_score)
+                    # Another side is claimed only on clear evidence: a lattice lying well
+                    # on the lines, standing on its own (not one box of a larger grid).
+                    if side != SIZE and (fit < (GOOD_FIT if side <= SIZE else LARGE_GOOD_FIT)
+                                         or continues_outside(binary, corners, side) > 0.5):
+                        continue
+                    if score < MIN_SCORE and fit < GOOD_FIT:
+                        break
+                    if fit > best_fit:
+                        best, best_fit = (corners - pad, lattice - pad), fit
+                    as_found = np.abs(corners - outline).max() < 1.0
+                    if fit >= CLEAR_FIT or (fit >= GOOD_FIT and (as_found or side != SIZE)):
+                        return best
+                    break
+        if best_fit >= GOOD_FIT:
+            return best  # a 9x9 lattice lying well: other sides are not tried
+    if best is not None:  # the best lattice found, though it lies less well on the lines
         return best
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
 
 
-def refined_outlines(binary: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
+def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int):
+    """(outline refined, lattice, fit, grid score of the refined outline) of a size x size
+    grid in the outline, the refinement whose lattice lies best on the lines (see
+    refined_outlines); None when no refinement's four sides can be traced along ink."""
+    found = None
+    for corners in refined_outlines(binary, outline, size):
+        lattice, rows, cols = trace_lattice(binary, corners, size)
+        if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
+            continue
+        fit = lattice_fit(binary, lattice)
+        if found is None or fit > found[2]:
+            moved = np.abs(corners - outline).max() >= 1.0
+            # A heading or the page around the grid lowered the outline's own score.
+            score = grid_score(binary, corners, size) if moved else -1.0
+            found = corners, lattice, fit, score
+    return found
+
+
+def refined_outlines(binary: np.ndarray, outline: np.ndarray, size: int) -> list[np.ndarray]:
     """The outline trimmed to the grid's own rules (see trimmed_outlines), each where that
     makes it more grid-like with its sides moved onto the grid's outer lines (see
     snap_outline)."""
     refined = []
-    for trimmed in trimmed_outlines(binary, outline, SIZE):
-        snapped = trimmed_outlines(binary, snap_outline(binary, trimmed, SIZE), SIZE)[0]
+    for trimmed in trimmed_outlines(binary, outline, size):
+        snapped = trimmed_outlines(binary, snap_outline(binary, trimmed, size), size)[0]
         if np.abs(snapped - trimmed).max() >= 1.0 and \
-                grid_score(binary, snapped) > grid_score(binary, trimmed):
+                grid_score(binary, snapped, size) > grid_score(binary, trimmed, size):
             trimmed = snapped
         refined.append(trimmed)
     return refined
@@ -221,7 +268,7 @@ UPRIGHT = 1.15
 
 
 def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
-    """(SIZE, SIZE, 10) probabilities of blank, 1..9 for each cell."""
+    """(n, n, 10) probabilities of blank, 1..9 for each cell of a 9x9 or smaller grid."""
     return read_cells(gray, lattice)[0]
 
 
@@ -229,8 +276,9 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray,
                features: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
     """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
     a given, not a cage sum in a corner). `features`: read_grid_cells' output, if known."""
-    features, boxes = features or read_grid_cells(straighten(gray, lattice), SIZE)
-    probs = load_model().predict_proba(features).reshape(SIZE, SIZE, -1)
+    n = lattice.shape[0] - 1
+    features, boxes = features or read_grid_cells(straighten(gray, lattice), n)
+    probs = load_model().predict_proba(features).reshape(n, n, -1)
     x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
     centred = ((np.abs((x0 + x1) / 2 - 0.5) < CENTRED_ACROSS)
                & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED_DOWN))
@@ -250,16 +298,19 @@ def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, in
     look blank to it, a cage outline looks blank every way). Small cage sums in a corner
     and pencil notes do not vote."""
     straight = straighten(gray, lattice)
-    views = [read_grid_cells(np.ascontiguousarray(np.rot90(straight, -k)), SIZE)
+    n = lattice.shape[0] - 1
+    views = [read_grid_cells(np.ascontiguousarray(np.rot90(straight, -k)), n)
              for k in range(4)]
     # Each view's blank probabilities, turned back to the picture's own cell order.
-    blank = np.min([np.rot90(load_model().predict_proba(v[0])[:, 0].reshape(SIZE, SIZE),
+    blank = np.min([np.rot90(load_model().predict_proba(v[0])[:, 0].reshape(n, n),
                              k).ravel() for k, v in enumerate(views)], axis=0)
     x0, y0, x1, y1 = np.moveaxis(views[0][1].reshape(-1, 4), -1, 0)
     side = np.maximum(x1 - x0, y1 - y0)
     digits = ((blank < 0.5) & (side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT)
               & (np.abs((x0 + x1) / 2 - 0.5) < 0.2) & (np.abs((y0 + y1) / 2 - 0.5) < 0.2))
-    turns = upright_turns(views[0][0], digits)
+    # Grids above 9x9 may print letters, which the orientation model (trained on
+    # digits) cannot stand upright: they are read as the picture shows them.
+    turns = upright_turns(views[0][0], digits) if n <= SIZE else 0
     if turns:
         lattice = turn_lattice(lattice, turns)
     return lattice, turns, views[turns]
@@ -294,7 +345,8 @@ def full_resolution_grid(image: bytes, lattice: np.ndarray, scale: float, invert
     from where they were found: looking for the outline afresh in the crop could join the
     page's text around it to the grid.
     """
-    cell = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / SIZE
+    n = lattice.shape[0] - 1
+    cell = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / n
     if scale < SHRUNK or cell >= SMALL_CELL:
         return None
     corners = corners_of(lattice) * scale
@@ -305,8 +357,8 @@ def full_resolution_grid(image: bytes, lattice: np.ndarray, scale: float, invert
         return None  # no finer than the working picture: nothing to gain
     gray = 255 - region.gray if inverted else region.gray
     mapped = (lattice * scale - np.array(region.origin)) / region.scale
-    traced, rows, cols = trace_lattice(binarize(gray), corners_of(mapped), SIZE)
     binary = binarize(gray)
+    traced, rows, cols = trace_lattice(binary, corners_of(mapped), n)
     if rows[[0, -1]].all() and cols[[0, -1]].all() and \
             lattice_fit(binary, traced) >= lattice_fit(binary, mapped):
         mapped = traced
@@ -319,9 +371,11 @@ def corners_of(lattice: np.ndarray) -> np.ndarray:
 
 
 def recognize(image: bytes, kind: str = "auto") -> Reading:
-    """Read a classic or killer 9x9 sudoku from a photo or screenshot (JPEG, PNG, ...).
+    """Read a classic or killer sudoku from a photo or screenshot (JPEG, PNG, ...).
 
     kind="auto" tells the two apart (see kind.py for what a wrong explicit kind does).
+    The grid's side (4, 6, 8, 9, 12 or 16) and box shape come from its lines (shape.py);
+    killers are read at 9x9 only.
     """
     if kind == "nonogram":
         raise RecognitionError("nonogram reading is not supported yet: choose 'sudoku', "
@@ -362,6 +416,10 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     lattice, turns, features = stand_upright(gray, lattice)
     corners = corners_of(lattice)
     lap("orientation")
+    size = lattice.shape[0] - 1
+    if size != SIZE:
+        return _other_size_reading(gray, lattice, features, kind, scale, origin,
+                                   (width, height), turns, timings, lap)
     probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
     killer, warnings, kind_extra = None, [], {}
@@ -394,16 +452,53 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         probs, kind_extra = half_solved_reading(in_colour(), lattice, probs)
         lap("cell_kinds")
 
-    # Geometry back in the uploaded image's pixels, kept inside it.
+    probs = probs / probs.sum(axis=-1, keepdims=True)
+    extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
+    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
+                   cells=probs.tolist(), image_size=(width, height), rotation=90 * turns,
+                   warnings=warnings, timings=timings,
+                   **_geometry(lattice, scale, origin, width, height), **extra, **kind_extra)
+
+
+def _geometry(lattice: np.ndarray, scale: float, origin: tuple[float, float], width: int,
+              height: int) -> dict:
+    """Corners and cell quads back in the uploaded image's pixels, kept inside it."""
+    n = lattice.shape[0] - 1
     lattice = lattice * scale + np.array(origin)
     lattice[..., 0] = np.clip(lattice[..., 0], 0, width - 1)
     lattice[..., 1] = np.clip(lattice[..., 1], 0, height - 1)
     quads = [[_points(np.array([lattice[r, c], lattice[r, c + 1], lattice[r + 1, c + 1],
-                                lattice[r + 1, c]])) for c in range(SIZE)] for r in range(SIZE)]
-    corners_out = _points(corners_of(lattice))
-    probs = probs / probs.sum(axis=-1, keepdims=True)
-    extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
-    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
-                   cells=probs.tolist(), image_size=(width, height), corners=corners_out,
-                   cell_quads=quads, rotation=90 * turns, warnings=warnings, timings=timings,
-                   **extra, **kind_extra)
+                                lattice[r + 1, c]])) for c in range(n)] for r in range(n)]
+    return {"corners": _points(corners_of(lattice)), "cell_quads": quads}
+
+
+KILLER_NINE_ONLY = ("this grid is {n}x{n}: killer sudoku are read from pictures at 9x9 "
+                    "only. Send it with kind 'sudoku' or 'auto', or type the cages in")
+
+
+def _other_size_reading(gray: np.ndarray, lattice: np.ndarray, features: tuple, kind: str,
+                        scale: float, origin: tuple[float, float],
+                        image_size: tuple[int, int], turns: int,
+                        timings: dict, lap) -> Reading:
+    """A classic grid of a side other than 9: its box shape from the thick lines, its
+    symbols (digits, or letters in 16x16 grids) read cell by cell."""
+    n = lattice.shape[0] - 1
+    if kind == "killer":
+        raise RecognitionError(KILLER_NINE_ONLY.format(n=n))
+    (box_rows, box_cols), box_clarity = box_shape(gray, lattice)
+    probs, symbols = read_symbols(gray, lattice, features)
+    lap("cells")
+    warnings = []
+    if box_clarity < CLEAR_BOXES:
+        warnings.append(UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols))
+    width, height = image_size
+    return Reading(kind="sudoku", kind_confidence=1.0, size=n, box=(box_rows, box_cols),
+                   box_confidence=round(box_clarity, 4),
+                   symbols=symbols, cells=probs.tolist(), image_size=image_size,
+                   rotation=90 * turns, warnings=warnings, timings=timings,
+                   **_geometry(lattice, scale, origin, width, height))
+
+
+CLEAR_BOXES = 0.5  # box clarity (shape.box_shape) below this: the shape is a guess
+UNCLEAR_BOXES = ("the {n}x{n} grid's box lines are hard to tell from the others: it was "
+                 "read with boxes of {r} rows by {c} columns; check that this is right")

@@ -45,6 +45,7 @@ from itertools import combinations
 from ortools.sat.python import cp_model
 
 from services.contracts import (
+    REVIEW_BOX,
     Cage,
     KillerPuzzle,
     Reading,
@@ -450,6 +451,19 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
     """
     if isinstance(reading, dict):
         reading = Reading.model_validate(reading)
+    result = _solve_reading(reading, time_limit, fixed, settle_seconds)
+    result.symbols = reading.symbols  # the solution is shown as the picture printed it
+    if result.status == "solved" and reading.box_confidence < REVIEW_BOX:
+        # The picture did not show which lines bound the boxes: the solution holds for the
+        # shape guessed, which a person should confirm.
+        result.status = "needs_review"
+        result.message += (f"; the box shape ({reading.box[0]}x{reading.box[1]}) was a "
+                           "guess: the picture's box lines look like the others")
+    return result
+
+
+def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
+                   settle_seconds: float) -> SolveResult:
     started = time.perf_counter()
     deadline = started + time_limit
     fixed_parts = normalise_fixed(fixed)

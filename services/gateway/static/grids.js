@@ -10,6 +10,14 @@ export function defaultBox(n) {
 
 const argmax = (values) => values.reduce((best, v, i) => (v > values[best] ? i : best), 0);
 const shown = (value) => (value ? String(value) : "blank");
+
+// A value as the picture printed it (contracts.symbol_text): "hex" prints 10-16 as A-G,
+// "letters" prints 1-16 as A-P; otherwise numbers.
+export function symbolText(value, symbols) {
+  if (symbols === "letters") return String.fromCharCode(64 + value);
+  if (symbols === "hex" && value > 9) return String.fromCharCode(55 + value);
+  return String(value);
+}
 const key = (row, col) => `${row},${col}`;
 
 function element(tag, props = {}, children = []) {
@@ -337,7 +345,8 @@ export function solutionTable(result, grid, title = "", other = null) {
       if (other && other[row][col] !== value) classes.push("differs");
       const mistake = wrong.get(`${row},${col}`);
       if (entries?.[row]?.[col]) classes.push(mistake ? "wrong-entry" : "entry");
-      const cell = element("td", { className: classes.join(" ") }, [String(value)]);
+      const cell = element("td", { className: classes.join(" ") },
+                           [symbolText(value, result.symbols)]);
       if (mistake) cell.title = `you wrote ${mistake.written}; the answer is ${value}`;
       tr.append(cell);
     });

@@ -1,0 +1,127 @@
+"""The symbol model: each glyph of a 12x12 or 16x16 cell as 0, a letter A-P, or "a digit
+1-9" (the digit model tells those apart), trained on rendered grids only.
+
+Grids are drawn with the renderer in the three conventions (see render.symbol_text), as
+screenshots and as synthetic photos; each cell is cut into glyphs exactly as the
+recognizer cuts it (services.recognizer.symbols.glyph_features), at the rendered
+lattice's known position. Cells whose glyph count differs from the printed text's are
+left out (the recognizer's reading of those is the convention check's business).
+
+Held out of training (measured apart): every fourth font family by name and the "bold"
+style, so the figures say how the model reads faces and line weights it never saw.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from sklearn.neural_network import MLPClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from gridsight.synth.fonts import digit_fonts, font_family
+from gridsight.synth.photo import photograph
+from gridsight.synth.puzzles import make_sudoku
+from gridsight.synth.render import STYLES, SYMBOLS, render_sudoku, symbol_text
+from services.recognizer.cells import PATCH, ink_map, straighten
+from services.recognizer.decode import decode
+from services.recognizer.symbols import SYMBOL_CLASSES, glyph_features
+
+HELD_OUT_STYLE = "bold"
+
+
+def font_split() -> tuple[list[str], list[str]]:
+    """(training font paths, held-out font paths): every fourth family by name held out."""
+    families = sorted({font_family(name) for name, _ in digit_fonts()})
+    held = set(families[3::4])
+    train = [p for n, p in digit_fonts() if font_family(n) not in held]
+    test = [p for n, p in digit_fonts() if font_family(n) in held]
+    return train, test
+
+
+def glyph_class(char: str) -> int:
+    return SYMBOL_CLASSES.index("digit" if char in "123456789" else char)
+
+
+SPECK_CLASS = SYMBOL_CLASSES.index("speck")
+
+
+def grid_picture(seed: int, fonts: list[str], styles: list[str], photo: bool,
+                 size: int | None = None, symbols: str | None = None, noisy: bool = False):
+    """(picture bytes as the recognizer would get them, givens, lattice in the decoded
+    picture's pixels, convention) of one rendered grid."""
+    rng = random.Random(seed)
+    size = size or rng.choice([12, 16])
+    symbols = symbols or rng.choice(SYMBOLS)
+    givens, _ = make_sudoku(rng, size, unique=False, target_clues=int(size * size * 0.5))
+    image = render_sudoku(givens, font=rng.choice(fonts), style=rng.choice(styles),
+                          cell_px=rng.randint(24, 44), seed=seed, symbols=symbols,
+                          jitter=rng.uniform(0, 0.04))
+    lattice = np.asarray(image.info["lattice"], float)
+    if photo:
+        image, truth = photograph(image, rng=np.random.default_rng(seed), fill=(0.75, 0.95),
+                                  rotation=8, out_size=rng.choice([(1024, 768), (1600, 1200)]),
+                                  **({"noise": 12.0, "stripes": 2} if noisy else {}))
+        lattice = truth.lattice
+    import io
+
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG" if photo else "PNG", quality=90)
+    return buffer.getvalue(), givens, lattice, symbols
+
+
+def glyph_set(seeds, fonts: list[str], styles: list[str], photo_share: float = 0.4):
+    """(features, classes) of every glyph of the grids drawn from `seeds`."""
+    xs, ys = [], []
+    for seed in seeds:
+        photo = random.Random(seed * 7 + 1).random() < photo_share
+        noisy = random.Random(seed * 7 + 2).random() < 0.3
+        data, givens, lattice, symbols = grid_picture(seed, fonts, styles, photo, noisy=noisy)
+        gray, scale, _ = decode(data)
+        ink = ink_map(straighten(gray, lattice / scale))
+        n = len(givens)
+        for r in range(n):
+            for c in range(n):
+                vectors = glyph_features(ink[r * PATCH:(r + 1) * PATCH,
+                                             c * PATCH:(c + 1) * PATCH])
+                if not givens[r][c]:  # ink in a blank cell: specks, whatever their number
+                    xs += vectors
+                    ys += [SPECK_CLASS] * len(vectors)
+                    continue
+                text = symbol_text(givens[r][c], symbols)
+                if len(vectors) != len(text):
+                    continue
+                xs += vectors
+                ys += [glyph_class(ch) for ch in text]
+    return np.array(xs, np.float32), np.array(ys)
+
+
+def train(grids: int = 240, seed: int = 0):
+    """The fitted pipeline, trained on training fonts and styles only."""
+    fonts, _ = font_split()
+    styles = [s for s in sorted(STYLES) if s != HELD_OUT_STYLE]
+    x, y = glyph_set(range(seed, seed + grids), fonts, styles)
+    model = make_pipeline(StandardScaler(), MLPClassifier(
+        hidden_layer_sizes=(96,), alpha=1e-3, max_iter=80, early_stopping=True,
+        random_state=seed))
+    model.fit(x, y)
+    model.info = {"grids": grids, "glyphs": int(len(y)), "held_out_style": HELD_OUT_STYLE,
+                  "classes": list(SYMBOL_CLASSES)}
+    return model
+
+
+def held_out_accuracy(model, grids: int = 40, seed: int = 10_000) -> dict[str, float]:
+    """Glyph accuracy on held-out fonts (training styles), training fonts in the held-out
+    style, and held-out fonts in the held-out style."""
+    train_fonts, test_fonts = font_split()
+    styles = [s for s in sorted(STYLES) if s != HELD_OUT_STYLE]
+    groups = {"held-out fonts": (test_fonts, styles),
+              "held-out style": (train_fonts, [HELD_OUT_STYLE]),
+              "held-out fonts and style": (test_fonts, [HELD_OUT_STYLE])}
+    out = {}
+    for k, (name, (fonts, look)) in enumerate(groups.items()):
+        x, y = glyph_set(range(seed + 1000 * k, seed + 1000 * k + grids), fonts, look)
+        out[name] = float((model.predict(x) == y).mean()) if len(y) else float("nan")
+        out[name + " glyphs"] = int(len(y))
+    return out

@@ -1,0 +1,214 @@
+"""Cell values of grids other than 9x9: digits 1..n, two-digit numbers, or letters.
+
+Grids of 8 or fewer reuse the digit model: the probability it gives to digits the grid
+cannot hold is not dropped but spread evenly, so a cell the model was unsure of stays
+unsure and the solver's repair can weigh it.
+
+12x12 and 16x16 grids print values above 9 one of three ways: as two digits ("digits":
+10..16), as letters after 9 ("hex": A-G) or as letters only ("letters": A-P). Each cell's
+ink is cut into glyphs (one, or two side by side); each glyph is read by the digit model
+(1..9) and by the small symbol model (0, A-P, or "a digit 1-9", see
+gridsight/training/symbols.py). Every convention turns the glyph readings into values;
+the convention that explains the most ink wins, and its values are the cells' readings.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import cv2
+import joblib
+import numpy as np
+
+from services.recognizer.cells import (
+    PATCH,
+    digit_mask,
+    features,
+    ink_map,
+    normalise_cell,
+    read_grid_cells,
+    straighten,
+)
+from services.recognizer.classifier import load_model
+
+SYMBOL_MODEL_PATH = Path(__file__).parent / "models" / "symbols.joblib"
+# The symbol model's classes: any digit 1-9 (told apart by the digit model), 0, A..P, and
+# a speck (ink in a blank cell that is no symbol: noise, a shadow's edge).
+LETTERS = "ABCDEFGHIJKLMNOP"
+SYMBOL_CLASSES = ("digit", "0", *LETTERS, "speck")
+SPECK = len(SYMBOL_CLASSES) - 1
+CONVENTIONS = ("digits", "hex", "letters")
+FLOOR = 1e-4  # values no reading supports keep this much, so the repair may still pick them
+
+
+@cache
+def load_symbol_model(path: Path = SYMBOL_MODEL_PATH):
+    """scikit-learn pipeline: glyph features -> probabilities of SYMBOL_CLASSES."""
+    return joblib.load(path)
+
+
+def fold(probs: np.ndarray, n: int) -> np.ndarray:
+    """(.., 10) blank/1..9 probabilities to (.., n+1) for a grid of side n <= 9: the mass on
+    digits above n is spread evenly over blank and 1..n."""
+    kept = probs[..., :n + 1]
+    lost = probs[..., n + 1:].sum(axis=-1, keepdims=True)
+    return kept + lost / (n + 1)
+
+
+def glyph_masks(ink: np.ndarray) -> list[np.ndarray]:
+    """The cell's digit ink cut into glyphs, left to right: columns with no ink part them.
+    At most two (a two-digit number); more pieces join the nearest neighbour."""
+    mask = digit_mask(ink, centred_bars=True)
+    columns = np.flatnonzero(mask.any(axis=0))
+    if not len(columns):
+        return []
+    gaps = np.flatnonzero(np.diff(columns) > 1)
+    starts = [columns[0], *columns[gaps + 1]]
+    ends = [*columns[gaps], columns[-1]]
+    pieces = list(zip(starts, ends, strict=True))
+    heights = [_height(mask[:, a:b + 1]) for a, b in pieces]
+    # A piece much shorter than the tallest is a serif or a broken stroke, not a glyph of
+    # its own (the two digits of a number stand equally tall): it joins its neighbour.
+    while len(pieces) > 1 and min(heights) < SHORT_PIECE * max(heights):
+        k = int(np.argmin(heights))
+        j = k - 1 if k == len(pieces) - 1 or (
+            k > 0 and pieces[k][0] - pieces[k - 1][1] < pieces[k + 1][0] - pieces[k][1]) else k + 1
+        lo, hi = min(k, j), max(k, j)
+        pieces[lo:hi + 1] = [(pieces[lo][0], pieces[hi][1])]
+        heights[lo:hi + 1] = [_height(mask[:, pieces[lo][0]:pieces[lo][1] + 1])]
+    while len(pieces) > 2:  # a broken stroke: join the two pieces with the smallest gap
+        k = int(np.argmin([b[0] - a[1] for a, b in zip(pieces, pieces[1:], strict=False)]))
+        pieces[k:k + 2] = [(pieces[k][0], pieces[k + 1][1])]
+    return [_columns(mask, start, end) for start, end in pieces]
+
+
+SHORT_PIECE = 0.6
+
+
+def _height(part: np.ndarray) -> int:
+    rows = np.flatnonzero(part.any(axis=1))
+    return int(rows[-1] - rows[0] + 1) if len(rows) else 0
+
+
+def _columns(mask: np.ndarray, start: int, end: int) -> np.ndarray:
+    part = np.zeros_like(mask)
+    part[:, start:end + 1] = mask[:, start:end + 1]
+    return part
+
+
+WIDE_GLYPH = 0.75  # a glyph this wide for its height may be two touching digits ("11")
+
+
+def split_glyph(part: np.ndarray) -> list[np.ndarray] | None:
+    """A wide glyph cut in two at its thinnest column in the middle: the other reading
+    of two digits printed close enough to touch. None when the glyph is not wide."""
+    ys, xs = np.nonzero(part)
+    x0, x1, y0, y1 = xs.min(), xs.max(), ys.min(), ys.max()
+    width, height = x1 - x0 + 1, y1 - y0 + 1
+    if width < WIDE_GLYPH * height or width < 6:
+        return None
+    lo, hi = x0 + int(0.3 * width), x0 + int(np.ceil(0.7 * width))
+    cut = lo + int(np.argmin(part[:, lo:hi].sum(axis=0)))
+    return [_columns(part, x0, cut - 1), _columns(part, cut + 1, x1)]
+
+
+def _features_of(ink: np.ndarray, parts: list[np.ndarray]) -> list[np.ndarray]:
+    vectors = []
+    for part in parts:
+        near = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        digit, shape, _ = normalise_cell(np.where(near, ink, 0.0).astype(np.float32),
+                                         centred_bars=True)
+        vectors.append(features(digit, shape))
+    return vectors
+
+
+def glyph_features(ink: np.ndarray) -> list[np.ndarray]:
+    """Feature vectors (as the digit model takes them) of each glyph of one cell's ink."""
+    return _features_of(ink, glyph_masks(ink))
+
+
+def glyph_hypotheses(ink: np.ndarray) -> list[list[np.ndarray]]:
+    """Ways to cut the cell's ink into glyphs, each a list of feature vectors: as the
+    gaps part it, and a single wide glyph also as two touching ones."""
+    parts = glyph_masks(ink)
+    if not parts:
+        return []
+    out = [_features_of(ink, parts)]
+    if len(parts) == 2:  # or one glyph whose strokes a gap parts (a serif face's F)
+        out.append(_features_of(ink, [parts[0] | parts[1]]))
+    halves = split_glyph(parts[0]) if len(parts) == 1 else None
+    if halves is not None:
+        out.append(_features_of(ink, halves))
+    return out
+
+
+def _glyph_readings(vectors: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(digit model's 1..9 probabilities, symbol model's class probabilities) per glyph."""
+    x = np.stack(vectors)
+    digits = load_model().predict_proba(x)[:, 1:]
+    digits = digits / np.maximum(digits.sum(axis=1, keepdims=True), 1e-9)
+    return digits, load_symbol_model().predict_proba(x)
+
+
+def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) -> np.ndarray:
+    """(n,) unnormalised probabilities of values 1..n for one cell's glyphs."""
+    out = np.zeros(n)
+    is_digit, zero, letter = symbols[:, 0], symbols[:, 1], symbols[:, 2:2 + len(LETTERS)]
+    if len(digits) == 1:
+        if convention == "letters":
+            out[:] = letter[0, :n]
+            return out
+        out[:9] = is_digit[0] * digits[0]
+        if convention == "hex":
+            out[9:] = letter[0, :n - 9]
+        return out
+    if convention == "digits" and len(digits) == 2:  # "1" then 0..(n-10)
+        one = is_digit[0] * digits[0, 0]
+        right = np.concatenate([[zero[1]], is_digit[1] * digits[1, :n - 10]])
+        out[9:] = one * right
+    return out
+
+
+def _cell_values(convention: str, n: int, ways: list) -> np.ndarray:
+    """Values 1..n of a cell under a convention, over the ways its ink can be cut: the
+    way the convention explains best decides (a wide glyph is one letter, or two digits)."""
+    return max((_values(convention, n, *glyphs) for glyphs in ways), key=np.sum)
+
+
+def read_symbols(gray: np.ndarray, lattice: np.ndarray,
+                 cell_features: tuple | None = None) -> tuple[np.ndarray, str | None]:
+    """((n, n, n+1) probabilities of blank, 1..n, and the convention read: None for sides
+    up to 9, else "digits", "hex" or "letters") for a located grid."""
+    n = lattice.shape[0] - 1
+    straight = straighten(gray, lattice)
+    if cell_features is None:
+        cell_features = read_grid_cells(straight, n)
+    blank_and_digits = load_model().predict_proba(cell_features[0]).reshape(n, n, -1)
+    if n <= 9:
+        return fold(blank_and_digits, n), None
+    # The digit model's blank reading holds for cells without glyphs; it never saw
+    # letters or two-digit numbers, so a cell with glyphs is blank when they are specks.
+    blank = blank_and_digits[..., 0]
+    ink = ink_map(straight)
+    cells = {}
+    for r in range(n):
+        for c in range(n):
+            ways = glyph_hypotheses(ink[r * PATCH:(r + 1) * PATCH, c * PATCH:(c + 1) * PATCH])
+            if ways:
+                cells[(r, c)] = [_glyph_readings(vectors) for vectors in ways]
+    # The convention explaining the most of the glyphs' readings (log of each cell's
+    # explained mass, summed).
+    explained = {conv: sum(np.log(max(_cell_values(conv, n, ways).sum(), 1e-12))
+                           for ways in cells.values()) for conv in CONVENTIONS}
+    convention = max(CONVENTIONS, key=lambda conv: explained[conv])
+    probs = np.empty((n, n, n + 1))  # cells without a glyph: the blank reading's doubt
+    probs[..., 0] = blank
+    probs[..., 1:] = ((1 - blank) / n)[..., None]
+    for (r, c), ways in cells.items():
+        values = _cell_values(convention, n, ways)
+        values = values / max(values.sum(), 1e-12) + FLOOR
+        specks = float(np.prod(ways[0][1][:, SPECK]))
+        probs[r, c, 0] = specks
+        probs[r, c, 1:] = (1 - specks) * values / values.sum()
+    return probs, convention
