@@ -116,13 +116,13 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                         continue
                     corners, lattice, fit, refined_score = found
                     seen_any |= refined_score >= MIN_SCORE and not other_sides
-                    score = max(score, refined_score)
+                    side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
                     # on the lines, standing on its own (not one box of a larger grid).
                     if side != SIZE and (fit < (GOOD_FIT if side <= SIZE else LARGE_GOOD_FIT)
                                          or continues_outside(binary, corners, side) > 0.5):
                         continue
-                    if score < MIN_SCORE and fit < GOOD_FIT:
+                    if side_score < MIN_SCORE and fit < GOOD_FIT:
                         break
                     if fit > best_fit:
                         best, best_fit = (corners - pad, lattice - pad), fit
