@@ -55,8 +55,13 @@ def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
     if n_ink < 4:
         return np.zeros(10, np.float32)
     dark = inner[strokes]
-    dist = cv2.distanceTransform(strokes.astype(np.uint8), cv2.DIST_L2, 3)
-    thickness = float(dist[strokes].mean())
+    if strokes.all():
+        # No paper pixel at all (a shaded or misplaced cell): OpenCV's distance to paper
+        # is then endless; the stroke is as thick as the inset can tell.
+        thickness = inner.shape[0] / 2
+    else:
+        dist = cv2.distanceTransform(strokes.astype(np.uint8), cv2.DIST_L2, 3)
+        thickness = float(dist[strokes].mean())
     lab = cv2.cvtColor((col / 255.0).astype(np.float32)[None].reshape(-1, 1, 3),
                        cv2.COLOR_BGR2Lab).reshape(inner.shape + (3,))
     paper = np.median(lab[~strokes], axis=0) if (~strokes).any() else lab.reshape(-1, 3).mean(0)

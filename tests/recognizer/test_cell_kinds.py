@@ -150,3 +150,13 @@ def test_print_only_photo_in_a_handwriting_like_face_keeps_its_printed_reading()
     photo.save(buffer, "JPEG", quality=90)
     reading = recognize(buffer.getvalue(), "auto")
     assert (np.asarray(reading.cells).argmax(axis=-1) == np.asarray(givens)).all()
+
+
+def test_a_cell_that_is_all_ink_gives_finite_measures():
+    """A cell whose whole inset is ink (a shaded cell, a lattice off the grid) once gave an
+    endless stroke thickness, and the cell-kind model refused the features (ValueError)."""
+    from services.recognizer.cell_kinds import CELL, _stroke_measures
+
+    ink = np.ones((CELL, CELL), np.float32)
+    colour = np.full((CELL, CELL, 3), 30, np.uint8)
+    assert np.isfinite(_stroke_measures(ink, colour)).all()
