@@ -21,6 +21,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from services.recognizer.cells import straighten
+from services.recognizer.lattice import straightening
 
 CELL = 48  # pixels per cell side in the straightened grid
 TRACE_CELL = 32  # pixels per cell while tracing grid lines
@@ -84,9 +85,7 @@ def killer_lattice(gray: np.ndarray, corners: np.ndarray, size: int = 9) -> np.n
     c = TRACE_CELL
     margin = c
     side = size * c
-    target = np.array([[margin, margin], [margin + side, margin],
-                       [margin + side, margin + side], [margin, margin + side]], np.float32)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    matrix = straightening(corners, size, c)
     dim = side + 2 * margin
     flags = cv2.INTER_AREA if cell_px > c else cv2.INTER_LINEAR
     h_map = cv2.warpPerspective(horizontal, matrix, (dim, dim), flags=flags)

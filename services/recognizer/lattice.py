@@ -142,6 +142,15 @@ def _robust_fit(x: np.ndarray, y: np.ndarray, along: np.ndarray, degree: int) ->
     return np.polyval(coef, along.astype(float))
 
 
+def straightening(corners: np.ndarray, size: int, cell: int) -> np.ndarray:
+    """The homography taking the outline's corners (TL, TR, BR, BL) to a straight grid of
+    `cell` pixels per cell with a one-cell margin all round."""
+    side = size * cell
+    target = np.array([[cell, cell], [cell + side, cell], [cell + side, cell + side],
+                       [cell, cell + side]], np.float32)
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+
+
 def refine_lattice(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
     """(size+1, size+1, 2) intersections (x, y) in `binary`'s pixels."""
     return trace_lattice(binary, corners, size)[0]
@@ -150,11 +159,8 @@ def refine_lattice(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np
 def trace_lattice(binary: np.ndarray, corners: np.ndarray,
                   size: int = 9) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Intersections, and which horizontal / vertical lines were traced along their ink."""
-    margin = CELL
-    side = size * CELL
-    target = np.array([[margin, margin], [margin + side, margin],
-                       [margin + side, margin + side], [margin, margin + side]], np.float32)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    margin, side = CELL, size * CELL
+    matrix = straightening(corners, size, CELL)
     dim = side + 2 * margin
     straight = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_LINEAR)
     horizontal, vertical = _line_masks(straight)
@@ -227,11 +233,8 @@ def snap_outline(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.n
     line, within SNAP_REACH cells of it at either end, that runs along the most line ink;
     a side with no such line stays where it is.
     """
-    margin = CELL
-    side = size * CELL
-    target = np.array([[margin, margin], [margin + side, margin],
-                       [margin + side, margin + side], [margin, margin + side]], np.float32)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    margin, side = CELL, size * CELL
+    matrix = straightening(corners, size, CELL)
     dim = side + 2 * margin
     straight = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_LINEAR)
     # Plain ink, not the long-run line masks: a side far off is tilted in this picture,
