@@ -37,8 +37,12 @@ def colourful(fills: np.ndarray) -> bool:
     return float((np.linalg.norm(fills[..., 1:], axis=-1) > CHROMA).mean()) >= COLOURFUL
 
 
-def fill_walls(fills: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(walls_right (n, n-1), walls_down (n-1, n)) probabilities from fill differences."""
+def fill_walls(fills: np.ndarray, hue_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(walls_right (n, n-1), walls_down (n-1, n)) probabilities from fill differences;
+    `hue_only`: from the colour (a*, b*) alone, not the lightness a shadow changes."""
+    if hue_only:
+        fills = fills.copy()
+        fills[..., 0] = 0.0
     across = np.linalg.norm(fills[:, 1:] - fills[:, :-1], axis=-1)
     down = np.linalg.norm(fills[1:] - fills[:-1], axis=-1)
 

@@ -39,8 +39,9 @@ from services.recognizer.sums import (
 
 SIZE = 9
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
-# Among many large digits, a mean wall probability from this up shows cages (killers: 0.3
-# and more; serif givens near the lines give classic grids up to about 0.1).
+# Among many large digits, a mean wall probability from this up, both across and down,
+# shows cages (killers: 0.4 and more each way; written classic pages up to about 0.15
+# across, though up to 0.85 down).
 CAGES_SEEN = 0.2
 MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
 DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
@@ -94,7 +95,11 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
     drawn as outlines, as boundaries in a colour of their own, or as colour fills.
 
     A killer in progress holds as many large digits as a classic grid (the person's own):
-    the count of large digits alone cannot tell the kinds apart, cage walls can.
+    the count of large digits alone cannot tell the kinds apart, cage walls can. Cages
+    tile the grid, so walls run both ways: even a killer of nothing but horizontal pairs
+    has a wall on every other vertical edge. Handwriting fills a cell's height more than
+    its width; its tops and feet near the horizontal lines look like walls one way only.
+    Fills count by hue alone: a shadow across a photo changes the paper's lightness.
     """
     found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, SIZE)]
     by_line = coloured_line_walls(colour, lattice)
@@ -102,8 +107,8 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
         found.append(by_line)
     fills = cell_fills(colour, lattice)
     if colourful(fills):
-        found.append(fill_walls(fills))
-    return any(np.mean(right) + np.mean(down) >= 2 * CAGES_SEEN for right, down in found)
+        found.append(fill_walls(fills, hue_only=True))
+    return any(min(np.mean(right), np.mean(down)) >= CAGES_SEEN for right, down in found)
 
 
 def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:

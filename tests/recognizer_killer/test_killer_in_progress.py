@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from gridsight.synth.half_solved import half_solved_page
 from gridsight.synth.killer_render import (
     ALL_STYLES,
     ENTRY_COLOURS,
@@ -20,6 +21,7 @@ from gridsight.synth.killer_render import (
     vary,
 )
 from services.recognizer import recognize
+from services.recognizer.fills import fill_walls
 from services.solver import solve_page
 from services.solver.entries import page_marks
 
@@ -128,3 +130,37 @@ def test_a_printed_given_in_the_sums_ink_stays_a_given():
     assert ((cells > 0) == (np.asarray(givens) > 0)).all()  # read as givens, no more
     entries, _ = page_marks(reading)
     assert not any(map(any, entries))
+
+
+# Handwriting fills a cell's height: its tops and feet near the horizontal grid lines
+# looked like cage walls to the wall model (46 of 80 real half-solved photos), which sent
+# written classic pages through the slow killer reader. Cages tile the grid and show walls
+# both ways; handwriting does not.
+@pytest.mark.parametrize("app", [False, True])
+def test_a_written_classic_page_shows_no_cages(app):
+    for seed in range(4):
+        page = half_solved_page(700 + seed, app=app, entry_share=0.8, cell_px=60)
+        reading = recognize(to_bytes(page.image), "auto")
+        assert reading.kind == "sudoku"
+        assert "killer" not in reading.timings  # the cage reader was not even asked
+
+
+@pytest.mark.parametrize("style", sorted(ALL_STYLES))
+def test_a_killer_full_of_the_persons_digits_still_shows_its_cages(style):
+    data, *_ = progress_picture(40, style, entry_share=0.6, notes_share=0.1)
+    reading = recognize(data, "auto")
+    assert reading.kind == "killer"
+    assert "killer" in reading.timings
+
+
+def test_fill_walls_by_hue_ignore_a_shadow():
+    # Lab fills: warm paper, a shadow darkening the right half; then two cage colours.
+    paper = np.zeros((9, 9, 3), np.float32)
+    paper[..., 0], paper[..., 2] = 92.0, 12.0
+    paper[:, 5:, 0] = 60.0
+    paper[:, 5:, 2] = 9.0
+    assert fill_walls(paper)[0][:, 4].min() > 0.9  # by lightness: the shadow is a wall
+    assert fill_walls(paper, hue_only=True)[0].max() < 0.1
+    caged = paper.copy()
+    caged[:, 5:, 1:] = (-20.0, 25.0)  # a green cage beside the warm ones
+    assert fill_walls(caged, hue_only=True)[0][:, 4].min() > 0.9

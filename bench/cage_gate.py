@@ -1,0 +1,189 @@
+"""The cage check before the classic shortcut: where it fires, the old rule beside the new.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/cage_gate.py [--n 10] [--kind]
+
+A grid with many large digits is read as classic at once unless `killer.cage_walls_seen`
+finds cage walls on its classic lattice; then it goes through the (slower) killer reader
+and the kind evidence. On classic pages the check should stay quiet, on killers in
+progress (the person's digits make them look classic by count) it must fire.
+
+Groups: the shared half-solved val photos and the print-only dev photos when ../shared
+is beside the repository (real classic pages), synthetic classic pages written on
+(`half_solved_page`), and synthetic killers in progress in every renderer style. Per
+group: pictures, pictures with at least CLASSIC_GIVENS large digits (the check is asked
+only then), and how many of those the old rule (mean wall probability over both
+directions at least 0.2; fills by full CIELAB distance) and the current check call
+caged. `--kind` also reads every picture with recognize(kind="auto") and counts the
+kind right (slower). Writes bench/out/cage_gate.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import numpy as np  # noqa: E402
+from recognition_killer import encode  # noqa: E402
+
+from gridsight.synth.half_solved import half_solved_page  # noqa: E402
+from gridsight.synth.killer_render import (  # noqa: E402
+    ALL_STYLES,
+    in_progress,
+    on_page,
+    pick_sum_font,
+    render_killer,
+    vary,
+)
+from gridsight.synth.puzzles import make_killer  # noqa: E402
+from gridsight.training.sums import cell_size  # noqa: E402
+from services.recognizer import RecognitionError, recognize  # noqa: E402
+from services.recognizer import pipeline as steps  # noqa: E402
+from services.recognizer.cages import wall_ink, wall_probabilities  # noqa: E402
+from services.recognizer.decode import decode, decode_colour  # noqa: E402
+from services.recognizer.fills import (  # noqa: E402
+    cell_fills,
+    coloured_line_walls,
+    colourful,
+    fill_walls,
+)
+from services.recognizer.killer import CAGES_SEEN, cage_walls_seen  # noqa: E402
+from services.recognizer.sums import load_killer_model  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data"
+OUT = ROOT / "bench" / "out"
+SEED0 = 760_000
+
+
+def classic_view(data: bytes):
+    """(grey, lattice, colour, large digits) as recognize() has them at the shortcut, or
+    None when the grid is not 9x9 or not found."""
+    gray, scale, _ = decode(data)
+    gray = steps.brightened(gray)
+    as_decoded = gray
+    gray, _, lattice = steps.locate_either_way(gray)
+    colour = None
+    region = steps.full_resolution_grid(data, lattice, scale, gray is not as_decoded)
+    if region is not None:
+        region, (gray, _, lattice) = region
+        colour = region.colour
+    lattice, _, features = steps.stand_upright(gray, lattice)
+    if lattice.shape[0] != 10:
+        return None
+    _, large = steps.read_cells(gray, lattice, features)
+    if colour is None:
+        colour = decode_colour(data, gray.shape)
+    return gray, lattice, colour, large
+
+
+def old_rule(gray, lattice, colour) -> bool:
+    """The check as it was (session 5): any wall set's mean over both directions."""
+    found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, 9)]
+    by_line = coloured_line_walls(colour, lattice)
+    if by_line is not None:
+        found.append(by_line)
+    fills = cell_fills(colour, lattice)
+    if colourful(fills):
+        found.append(fill_walls(fills))
+    return any(np.mean(r) + np.mean(d) >= 2 * CAGES_SEEN for r, d in found)
+
+
+def real_pictures(folder: Path):
+    for path in sorted(folder.glob("*.jpg")):
+        yield path.name, path.read_bytes()
+
+
+def written_pages(count: int):
+    for i in range(count):
+        rng = random.Random(SEED0 + i)
+        page = half_solved_page(SEED0 + i, app=rng.random() < 0.5, cell_px=rng.randint(40, 72))
+        yield f"written {SEED0 + i}", encode(page.image, "PNG")
+
+
+def killers_in_progress(style: str, count: int):
+    """Killers of `style` with 30-60 % of the cells holding the person's digits (one a
+    third of them in a page screenshot, a quarter saved as JPEG)."""
+    for i in range(count):
+        seed = SEED0 + 10_000 + 100 * sorted(ALL_STYLES).index(style) + i
+        rng = random.Random(seed)
+        puzzle, solution = make_killer(rng)
+        look = vary(ALL_STYLES[style], rng)
+        marks = in_progress(solution, rng, rng.uniform(0.3, 0.6), rng.uniform(0.05, 0.2),
+                            wrong=1)
+        image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
+                              margin=rng.randint(6, 40), sum_font=pick_sum_font(look, rng),
+                              marks=marks)
+        if i % 3 == 2:
+            image = on_page(image, rng)
+        yield f"{style} {seed}", encode(image, "JPEG" if i % 4 == 3 else "PNG")
+
+
+def run_group(name: str, pictures, want_cages: bool, kind: bool) -> dict:
+    row = dict(name=name, n=0, asked=0, old=0, new=0, kind=0, misses=[])
+    for label, data in pictures:
+        row["n"] += 1
+        view = classic_view(data)
+        if view is not None and view[3] >= steps.CLASSIC_GIVENS:
+            row["asked"] += 1
+            old, new = old_rule(*view[:3]), cage_walls_seen(*view[:3])
+            row["old"] += old
+            row["new"] += new
+            if new != want_cages:
+                row["misses"].append(f"{name}: {label} {'caged' if new else 'no cages'}")
+        if kind:
+            try:
+                read = recognize(data, "auto").kind
+            except RecognitionError:
+                read = "failed"
+            good = read == ("killer" if want_cages else "sudoku")
+            row["kind"] += good
+            if not good:
+                row["misses"].append(f"{name}: {label} read as {read}")
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10,
+                        help="synthetic pictures per group (written pages: 3n)")
+    parser.add_argument("--kind", action="store_true", help="also read each with kind=auto")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    groups = []
+    for name, folder in (("half-solved val photos (real, classic)",
+                          SHARED / "half_solved_photos" / "val" / "images"),
+                         ("sudoku_photos_dev (real, classic)", SHARED / "sudoku_photos_dev")):
+        if folder.exists():
+            groups.append((name, real_pictures(folder), False))
+    groups.append(("classic page written on (synthetic)", written_pages(3 * args.n), False))
+    groups += [(f"killer in progress, {style}", killers_in_progress(style, args.n), True)
+               for style in sorted(ALL_STYLES)]
+    lines = ["| group | pictures | asked (many large digits) | caged, old rule "
+             "| caged, now |" + (" kind right (auto) |" if args.kind else ""),
+             "|---|---:|---:|---:|---:|" + ("---:|" if args.kind else "")]
+    misses = []
+    for name, pictures, want in groups:
+        row = run_group(name, pictures, want, args.kind)
+        lines.append(f"| {name} | {row['n']} | {row['asked']} | {row['old']} | {row['new']} |"
+                     + (f" {row['kind']} |" if args.kind else ""))
+        misses += row["misses"]
+        print(lines[-1], flush=True)
+    text = (f"# Cage check before the classic shortcut\n\n{time.strftime('%Y-%m-%d')}, "
+            f"{time.perf_counter() - started:.0f} s\n\n" + "\n".join(lines) + "\n")
+    if misses:
+        text += "\nWrong:\n\n" + "\n".join(f"- {m}" for m in misses) + "\n"
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "cage_gate.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
