@@ -41,6 +41,7 @@ GLYPH_BOX = 20  # the glyph's longer side is scaled to this
 STROKE_SHARE = 0.35  # a stroke is at least this share as dark as the darkest ink nearby
 FAINTEST = 0.08  # below this darkness, paper noise
 FAINT_PEAK = 0.2  # a blob whose darkest pixel is fainter than this is no print
+LEFT_SLACK = 0.15  # text heights a number may start left of where the grid's numbers do
 
 
 @dataclass
@@ -73,8 +74,11 @@ def load_killer_model(path: Path | None = None) -> KillerModel:
     return joblib.load(path or os.environ.get("GRIDSIGHT_KILLER_MODEL") or MODEL_PATH)
 
 
-def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
-    """Digit-shaped blobs on the top line of a cell's corner, left to right."""
+def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None) -> list[Glyph]:
+    """Digit-shaped blobs on the top line of a cell's corner, left to right.
+
+    `left_limit`: where the grid's numbers start (find_sums); a blob that starts left of
+    it over a line running on down the cell's side is the cage outline, not a digit."""
     p = ink_cell.shape[0]
     w_lim, h_lim = int(CORNER[0] * p), int(CORNER[1] * p)
     edge = int(round(EDGE * p))
@@ -105,6 +109,9 @@ def corner_glyphs(ink_cell: np.ndarray) -> list[Glyph]:
         # the cage outline -- or a '1' standing on it: decided below, against the text
         # height. A narrow '2' is not upright enough to be taken for the outline.
         line = w <= 0.09 * p and w < 0.5 * h and _continues_down(ink_cell, x, w, y + h)
+        if left_limit is not None and x <= left_limit and _continues_down(
+                ink_cell, x, max(1, min(w, int(0.09 * p))), y + h):
+            continue  # the outline's side (a dash, or its corner turning down) left of it
         # ... unless the outline's next dash starts right under it: a '1' over the outline
         # stands on the paper box around the sum, a dash piece does not.
         if line and _dash_follows(ink_cell, x, w, y + h):
@@ -271,6 +278,17 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     if not sure:
         return {}
     typical = float(np.median(sure))
+    # The numbers of one grid are set alike, from the same place in their corner. Ink
+    # starting left of where most of them start, over a line running on down the cell's
+    # side, is the outline: a dash broken off beside the number ('19' read as '1' '1' in
+    # the textured style) or the outline's corner ('6' read as '16').
+    start = float(np.median([found[cell][0].x for cell in heads if cell in found]))
+    limit = start - LEFT_SLACK * typical
+    for cell, gs in list(found.items()):
+        if gs[0].x <= limit:
+            again = corner_glyphs(cell_ink(ink, *cell, n), limit)
+            if again:
+                found[cell] = again
     # Digits on a line share their top and height: ink hanging below that is a piece of
     # the cage outline that touches the number.
     found = {cell: [_cut_to(g, typical) for g in gs] for cell, gs in found.items()}

@@ -5,7 +5,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer.sums import SUM_CELL, Glyph, corner_glyphs, digit_width, pair_prior
+from services.recognizer.sums import (
+    SUM_CELL,
+    Glyph,
+    corner_glyphs,
+    digit_width,
+    find_sums,
+    pair_prior,
+)
 
 P = SUM_CELL
 
@@ -137,3 +144,48 @@ def test_a_dash_of_the_outline_just_left_of_a_sum_is_not_a_leading_one():
         cell[y:y + height, 7:10] = 0.9
     glyphs = corner_glyphs(cell)
     assert len(glyphs) == 1 and glyphs[0].x >= 12
+
+
+def _dashed_side(cell: np.ndarray, x: int, first: int, dash: int, gap: int) -> None:
+    """The cage outline's left side: dashes down the cell from `first`."""
+    for y in range(first, int(0.95 * P), dash + gap):
+        cell[y:y + dash, x:x + 3] = 0.9
+
+
+def test_the_outline_left_of_where_the_grids_numbers_start_is_no_digit():
+    # Textured style: the sums stand just right of a dashed outline. Where the dash beside
+    # a number is as tall as its digits, it read as a leading '1' ('19' -> '11', '4' ->
+    # '14'); where the outline's corner touches a number, as a '1' too ('6' -> '16').
+    ink = np.zeros((9 * P, 9 * P), np.float32)
+    heads = [(r, c) for r in range(9) for c in (0, 4)]
+    texts = {cell: str(10 + 2 * k) if k % 2 else str(2 + k % 7) for k, cell in
+             enumerate(heads)}
+    broken, cornered = {(1, 0), (4, 4), (6, 0)}, {(7, 4)}
+    for r, c in heads:
+        cell = ink[r * P:(r + 1) * P, c * P:(c + 1) * P]
+        top, height = _text(cell, texts[(r, c)], 14, 24, 1.0, scale=0.5)
+        if (r, c) in broken:  # a dash level with the digits, the next one well below
+            _dashed_side(cell, 6, top, height, 7)
+        elif (r, c) in cornered:  # the outline's corner: along the top, then down
+            cell[top - 2:top + 1, 6:12] = 0.9
+            _dashed_side(cell, 6, top - 2, height + 2, 6)
+        else:  # the same outline, its dashes clear of the number's line
+            _dashed_side(cell, 6, top + height + 4, height, 7)
+    found = find_sums(ink, heads)
+    for cell in heads:
+        glyphs = found[cell]
+        assert len(glyphs) == len(texts[cell]), (cell, texts[cell])
+        assert glyphs[0].x >= 12, (cell, texts[cell])
+
+
+def test_a_one_where_the_grids_numbers_start_stays_a_digit():
+    # The same grid with its numbers set further left, over the outline's side: a '1'
+    # standing on the side is where every number starts, and stays a digit.
+    ink = np.zeros((9 * P, 9 * P), np.float32)
+    heads = [(r, c) for r in range(9) for c in (0, 4)]
+    for k, (r, c) in enumerate(heads):
+        cell = ink[r * P:(r + 1) * P, c * P:(c + 1) * P]
+        top, height = _text(cell, "17" if k % 3 == 0 else "5", 6, 24, 1.0, scale=0.5)
+        _dashed_side(cell, 8, top + height + 4, height, 7)
+    found = find_sums(ink, heads)
+    assert all(len(found[cell]) == 2 for k, cell in enumerate(heads) if k % 3 == 0)
