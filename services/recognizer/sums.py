@@ -42,6 +42,7 @@ STROKE_SHARE = 0.35  # a stroke is at least this share as dark as the darkest in
 FAINTEST = 0.08  # below this darkness, paper noise
 FAINT_PEAK = 0.2  # a blob whose darkest pixel is fainter than this is no print
 LEFT_SLACK = 0.15  # text heights a number may start left of where the grid's numbers do
+START_PERCENTILE = 20  # where the grid's numbers start: outline pieces are a few heads' first
 
 
 @dataclass
@@ -278,11 +279,13 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     if not sure:
         return {}
     typical = float(np.median(sure))
-    # The numbers of one grid are set alike, from the same place in their corner. Ink
-    # starting left of where most of them start, over a line running on down the cell's
+    # The numbers of one grid are set alike, from the same place in their corner (their
+    # first digits' bearings differ by a fifth of the text height). Ink starting left of
+    # where nearly all of them start, over a line running on down the cell's
     # side, is the outline: a dash broken off beside the number ('19' read as '1' '1' in
     # the textured style) or the outline's corner ('6' read as '16').
-    start = float(np.median([found[cell][0].x for cell in heads if cell in found]))
+    start = float(np.percentile([found[cell][0].x for cell in heads if cell in found],
+                                START_PERCENTILE))
     limit = start - LEFT_SLACK * typical
     for cell, gs in list(found.items()):
         if gs[0].x <= limit:
