@@ -42,6 +42,7 @@ STROKE_SHARE = 0.35  # a stroke is at least this share as dark as the darkest in
 FAINTEST = 0.08  # below this darkness, paper noise
 FAINT_PEAK = 0.2  # a blob whose darkest pixel is fainter than this is no print
 LEFT_SLACK = 0.15  # text heights a number may start left of where the grid's numbers do
+TALL_OUTLINE = 1.25  # text heights an outline piece beside a number may reach
 START_PERCENTILE = 20  # where the grid's numbers start: outline pieces are a few heads' first
 
 
@@ -75,11 +76,14 @@ def load_killer_model(path: Path | None = None) -> KillerModel:
     return joblib.load(path or os.environ.get("GRIDSIGHT_KILLER_MODEL") or MODEL_PATH)
 
 
-def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None) -> list[Glyph]:
+def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
+                  text_height: float = 0.0) -> list[Glyph]:
     """Digit-shaped blobs on the top line of a cell's corner, left to right.
 
-    `left_limit`: where the grid's numbers start (find_sums); a blob that starts left of
-    it over a line running on down the cell's side is the cage outline, not a digit."""
+    `left_limit`: where the grid's numbers start (find_sums); a blob no taller than the
+    grid's `text_height` that starts left of it over a line running on down the cell's
+    side is the cage outline, not a digit. (A taller one is a digit joined to the
+    outline in a blurred photo: its top is cut out later.)"""
     p = ink_cell.shape[0]
     w_lim, h_lim = int(CORNER[0] * p), int(CORNER[1] * p)
     edge = int(round(EDGE * p))
@@ -110,8 +114,8 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None) -> list
         # the cage outline -- or a '1' standing on it: decided below, against the text
         # height. A narrow '2' is not upright enough to be taken for the outline.
         line = w <= 0.09 * p and w < 0.5 * h and _continues_down(ink_cell, x, w, y + h)
-        if left_limit is not None and x <= left_limit and _continues_down(
-                ink_cell, x, max(1, min(w, int(0.09 * p))), y + h):
+        if left_limit is not None and x <= left_limit and h <= TALL_OUTLINE * text_height \
+                and _continues_down(ink_cell, x, max(1, min(w, int(0.09 * p))), y + h):
             continue  # the outline's side (a dash, or its corner turning down) left of it
         # ... unless the outline's next dash starts right under it: a '1' over the outline
         # stands on the paper box around the sum, a dash piece does not.
@@ -289,7 +293,7 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     limit = start - LEFT_SLACK * typical
     for cell, gs in list(found.items()):
         if gs[0].x <= limit:
-            again = corner_glyphs(cell_ink(ink, *cell, n), limit)
+            again = corner_glyphs(cell_ink(ink, *cell, n), limit, typical)
             if again:
                 found[cell] = again
     # Digits on a line share their top and height: ink hanging below that is a piece of
