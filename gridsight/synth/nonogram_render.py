@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family, find_font
+from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, find_font, font_family
 from services.contracts import NonogramPuzzle
 
 RGB = tuple[int, int, int]
@@ -61,9 +62,18 @@ HELD_OUT_FAMILIES = ("LiberationMono", "FreeSerif", "Ubuntu", "texgyreheros", "P
 
 
 def nonogram_fonts(held_out: bool = False) -> list[tuple[str, str]]:
-    """(name, path) of the digit fonts on one side of the held-out split."""
+    """(name, path) of the lining-figure digit fonts on one side of the held-out split."""
     return [(n, p) for n, p in digit_fonts()
-            if (font_family(n) in HELD_OUT_FAMILIES) == held_out]
+            if (font_family(n) in HELD_OUT_FAMILIES) == held_out and _lining_figures(p)]
+
+
+@cache
+def _lining_figures(path: str) -> bool:
+    """Whether all digits stand equally tall: old-style figures (3, 4, 5, 7, 9 hanging
+    below the line) are for running text, not puzzle clues."""
+    font = ImageFont.truetype(path, 60)
+    heights = [font.getbbox(d)[3] - font.getbbox(d)[1] for d in "0123456789"]
+    return max(heights) - min(heights) <= 0.12 * max(heights)
 
 
 def pick_nonogram_font(style: NonogramStyle, rng: random.Random, held_out: bool = False) -> str:
@@ -102,7 +112,7 @@ def render_nonogram(puzzle: NonogramPuzzle, *, style: str | NonogramStyle = "pla
     clue_w = round(max(len(r) for r in rows) * slot + p // 3)
     clue_h = max(len(c) for c in cols) * line_step + p // 3
     margin = p // 2 + rng.randrange(0, p)
-    top = margin + (int(1.6 * p) if title else 0)
+    top = margin + (2 * p if title else 0)
     x0, y0 = margin + clue_w, top + clue_h
     image = Image.new("RGB", (x0 + width * p + margin, y0 + height * p + margin),
                       look.background)

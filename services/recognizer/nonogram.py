@@ -1,0 +1,298 @@
+"""Nonograms from a picture: the grid, its row clues to the left, its column clues above.
+
+1. The grid is the largest connected web of long straight lines; its four corners give a
+   homography to a straight view, where the lines are counted from their profiles (the
+   width and the height may differ).
+2. The same homography straightens the areas left of and above the grid, one cell of the
+   grid becoming CLUE_CELL pixels. Ink blobs of digit size in a row's band, chained
+   leftwards from the grid, are that row's clue; in a column's band, chained upwards,
+   that column's. Blobs close together on one line are the digits of one number.
+3. Each digit is read by the cage-sum digit classifier (sums.py, 0..9), and each number's
+   candidates are the products of its digits' probabilities.
+4. Cells a person already filled (dark) or crossed ('x') are read as entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from services.contracts import ClueReading, SumCandidate
+from services.recognizer.errors import RecognitionError
+from services.recognizer.sums import Glyph, glyph_features, load_killer_model, split_glyph
+
+CLUE_CELL = 40  # pixels per grid cell in the straightened view
+MIN_SIDE, MAX_SIDE = 5, 60  # cells a side a nonogram grid may have
+MAX_CLUE_CELLS = 24  # how far (in cells) clues may reach out from the grid
+LINE_SHARE = 0.6  # a straightened column (row) this much ink along the grid is a grid line
+DIGIT_HEIGHT = (0.25, 0.9)  # a clue digit's height as a share of the cell
+DIGIT_GAP = 0.5  # blobs closer than this (share of the text height) in a row: one number
+CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells: rows, columns
+FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
+WIDE_GLYPH = 0.95  # a blob this much wider than tall is two touching digits
+MAX_CANDIDATES = 6
+FILLED_SHARE = 0.55  # a cell this dark inside is filled
+CROSS_SHARE = 0.04  # a cell with this much ink inside (but not filled) is crossed
+CLUE_RATE = 0.7  # a nonogram shows clues on at least this share of its rows and columns
+
+
+@dataclass
+class NonogramRead:
+    width: int
+    height: int
+    corners: np.ndarray  # TL, TR, BR, BL in the picture's pixels
+    lattice: np.ndarray  # (height+1, width+1, 2) line intersections in the picture
+    row_clues: list[list[ClueReading]]
+    col_clues: list[list[ClueReading]]
+    entries: list[list[list[float]]]  # [r][c] -> P(untouched, filled, crossed)
+
+
+def ink_of(gray: np.ndarray, offset: int = 20) -> np.ndarray:
+    """Dark ink as 1 on 0; shaded clue areas (a step of a few grey levels) stay paper."""
+    block = max(15, (max(gray.shape) // 30) | 1)
+    binary = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                   block, offset)
+    return binary
+
+
+def grid_corners(ink: np.ndarray) -> np.ndarray:
+    """Corners TL, TR, BR, BL of the largest web of long lines in the picture."""
+    side = min(ink.shape)
+    length = max(20, side // 10)
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    lines = cv2.dilate(across | down, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(lines, connectivity=8)
+    if count < 2:
+        raise RecognitionError("no nonogram grid was found in the picture")
+    areas = stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
+    best = 1 + int(np.argmax(areas))
+    ys, xs = np.nonzero(labels == best)
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    s, d = points.sum(axis=1), points[:, 0] - points[:, 1]
+    corners = np.array([points[s.argmin()], points[d.argmax()], points[s.argmax()],
+                        points[d.argmin()]], np.float32)
+    # The dilation grew the web by a pixel each way.
+    centre = corners.mean(axis=0)
+    corners += np.sign(centre - corners) * 1.0
+    if min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])) \
+            < 5 * MIN_SIDE:
+        raise RecognitionError("no nonogram grid was found in the picture")
+    return corners
+
+
+def _line_count(profile: np.ndarray) -> int:
+    """Cells between the lines of a straightened grid's ink profile (one value a pixel)."""
+    on = profile >= LINE_SHARE
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
+    centres = (edges[0::2] + edges[1::2] - 1) / 2
+    if len(centres) < 2:
+        return 0
+    gaps = np.diff(centres)
+    gaps = gaps[gaps > 0.3 * np.median(gaps)]  # a line split in two
+    spacing = float(np.median(gaps))
+    return int(round((len(profile) - 1) / spacing))
+
+
+def _homography(corners: np.ndarray, width: int, height: int, cell: float,
+                left: float = 0.0, top: float = 0.0) -> np.ndarray:
+    """Picture -> straight view with cells `cell` pixels and the grid at (left, top)."""
+    target = np.array([[left, top], [left + width * cell, top],
+                       [left + width * cell, top + height * cell],
+                       [left, top + height * cell]], np.float32)
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+
+
+def grid_size(ink: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
+    """(width, height) in cells, counted along the straightened grid."""
+    across = float(np.linalg.norm(corners[1] - corners[0]))
+    down = float(np.linalg.norm(corners[3] - corners[0]))
+    w, h = max(20, int(across)), max(20, int(down))
+    straight = cv2.warpPerspective(ink, cv2.getPerspectiveTransform(
+        corners.astype(np.float32),
+        np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)), (w, h),
+        flags=cv2.INTER_NEAREST)
+    width = _line_count(straight.mean(axis=0))
+    height = _line_count(straight.mean(axis=1))
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise RecognitionError(f"the grid's lines could not be counted (read {width}x{height})")
+    return width, height
+
+
+def _blobs(ink: np.ndarray, darkness: np.ndarray) -> list[Glyph]:
+    """Digit-sized ink blobs of a straightened clue area."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    out = []
+    lo, hi = DIGIT_HEIGHT[0] * CLUE_CELL, DIGIT_HEIGHT[1] * CLUE_CELL
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        if not lo <= h <= hi or w > 2.2 * CLUE_CELL or area < 4:
+            continue
+        mask = labels[y:y + h, x:x + w] == k
+        out.append(Glyph(int(x), int(y), int(w), int(h),
+                         np.where(mask, darkness[y:y + h, x:x + w], 0).astype(np.float32)))
+    return out
+
+
+def _numbers_on_lines(glyphs: list[Glyph], text_height: float, across: bool
+                      ) -> list[list[Glyph]]:
+    """Glyphs grouped into numbers: one text line each; a row's line is split where the
+    gap is wide (a column's line holds one number: '1 1' in a wide face is still 11)."""
+    glyphs = sorted(glyphs, key=lambda g: g.y + g.h / 2)
+    lines: list[list[Glyph]] = []
+    for g in glyphs:
+        if lines and abs((g.y + g.h / 2) - np.mean([o.y + o.h / 2 for o in lines[-1]])) \
+                < 0.3 * CLUE_CELL:
+            lines[-1].append(g)
+        else:
+            lines.append([g])
+    numbers = []
+    for line in lines:
+        line.sort(key=lambda g: g.x)
+        group = [line[0]]
+        for g in line[1:]:
+            if not across or g.x - (group[-1].x + group[-1].w) < DIGIT_GAP * text_height:
+                group.append(g)
+            else:
+                numbers.append(group)
+                group = [g]
+        numbers.append(group)
+    return numbers
+
+
+def _extent(number: list[Glyph]) -> tuple[int, int, int, int]:
+    return (min(g.x for g in number), min(g.y for g in number),
+            max(g.x + g.w for g in number), max(g.y + g.h for g in number))
+
+
+def _chain(numbers: list[list[Glyph]], start: float, across: bool) -> list[list[Glyph]]:
+    """The numbers that follow each other out from the grid's edge at `start` (leftwards
+    for a row, upwards for a column), in reading order."""
+    key = 0 if across else 1
+    gap = CHAIN_GAP[0] if across else CHAIN_GAP[1]
+    numbers = sorted(numbers, key=lambda n: -_extent(n)[key + 2])
+    kept, edge, limit = [], start, FIRST_GAP
+    for n in numbers:
+        ext = _extent(n)
+        if edge - ext[key + 2] > limit * CLUE_CELL:
+            break
+        kept.append(n)
+        edge, limit = ext[key], gap
+    return kept[::-1]
+
+
+def _read_numbers(numbers: list[list[Glyph]], text_height: float) -> list[ClueReading]:
+    model = load_killer_model()
+    out = []
+    for number in numbers:
+        digits = []
+        for g in number:
+            digits += split_glyph(g) if g.w > WIDE_GLYPH * g.h else [g]
+        digits = digits[:2]
+        probs = model.digit_proba(np.stack([glyph_features(g, text_height) for g in digits]))
+        out.append(ClueReading(candidates=number_candidates(list(probs))))
+    return out
+
+
+def number_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
+    """The most probable values of a one- or two-digit clue number (0: an empty line)."""
+    if len(digit_probs) == 1:
+        values = [(d, float(digit_probs[0][d])) for d in range(10)]
+    else:
+        a, b = digit_probs[0], digit_probs[1]
+        values = [(10 * i + j, float(a[i] * b[j])) for i in range(1, 10) for j in range(10)]
+        values += [(10 * j, float(a[0] * b[j]) * 0.01) for j in range(1, 10)]  # a leading 0
+    values.sort(key=lambda v: -v[1])
+    total = sum(p for _, p in values[:MAX_CANDIDATES]) or 1.0
+    return [SumCandidate(value=v, prob=round(p / total, 6)) for v, p in values[:MAX_CANDIDATES]
+            if p / total >= 1e-4] or [SumCandidate(value=values[0][0], prob=1.0)]
+
+
+class NotANonogram(RecognitionError):
+    """A grid was found, but no clues beside it: the picture is some other puzzle."""
+
+
+def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
+                  ) -> tuple[list, list, float]:
+    """(each row's numbers as glyph groups, each column's, the clue text height), found in
+    the straightened areas left of and above the grid."""
+    margin = MAX_CLUE_CELLS * CLUE_CELL
+    view_w, view_h = margin + width * CLUE_CELL + 4, margin + height * CLUE_CELL + 4
+    homography = _homography(corners, width, height, CLUE_CELL, margin, margin)
+    paper = int(np.median(gray))
+    straight = cv2.warpPerspective(gray, homography, (view_w, view_h), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=paper)
+    ink = ink_of(straight, 15)
+    light = float(np.percentile(straight, 90))
+    darkness = np.clip((light - straight.astype(np.float32))
+                       / max(1.0, light - float(np.percentile(straight, 0.5))), 0, 1)
+    edge = int(0.08 * CLUE_CELL)  # the grid's own outline is no clue
+    left = _blobs(np.ascontiguousarray(ink[margin:margin + height * CLUE_CELL, :margin - edge]),
+                  darkness[margin:margin + height * CLUE_CELL])
+    above = _blobs(np.ascontiguousarray(ink[:margin - edge, margin:margin + width * CLUE_CELL]),
+                   darkness[:, margin:margin + width * CLUE_CELL])
+    heights = [g.h for g in left + above]
+    if not heights:
+        raise NotANonogram("no clue numbers were found left of and above the grid")
+    text_height = float(np.median(heights))
+    rows: list[list[Glyph]] = [[] for _ in range(height)]
+    for g in left:
+        r = int((g.y + g.h / 2) // CLUE_CELL)
+        if g.h >= 0.6 * text_height and 0 <= r < height:
+            rows[r].append(g)
+    cols: list[list[Glyph]] = [[] for _ in range(width)]
+    for g in above:
+        c = int((g.x + g.w / 2) // CLUE_CELL)
+        if g.h >= 0.6 * text_height and 0 <= c < width:
+            cols[c].append(g)
+    row_numbers = [_chain(_numbers_on_lines(gs, text_height, True), margin, True) if gs else []
+                   for gs in rows]
+    col_numbers = [_chain(_numbers_on_lines(gs, text_height, False), margin, False)
+                   if gs else [] for gs in cols]
+    return row_numbers, col_numbers, text_height
+
+
+def _entries(gray: np.ndarray, corners: np.ndarray, width: int, height: int
+             ) -> list[list[list[float]]]:
+    """[r][c] -> P(untouched, filled, crossed), from the ink inside each cell."""
+    p = 24
+    straight = cv2.warpPerspective(gray, _homography(corners, width, height, p),
+                                   (width * p, height * p), flags=cv2.INTER_AREA)
+    ink = ink_of(straight, 15).astype(np.float32)
+    paper = float(np.percentile(straight, 90))
+    dark = (straight.astype(np.float32) < paper - 0.5 * max(1.0, paper - float(
+        np.percentile(straight, 1)))).astype(np.float32)
+    inset = p // 4
+    cells = np.zeros((height, width, 3))
+    for r in range(height):
+        for c in range(width):
+            box = (slice(r * p + inset, (r + 1) * p - inset),
+                   slice(c * p + inset, (c + 1) * p - inset))
+            filled = float(dark[box].mean())
+            marked = float(ink[box].mean())
+            pf = 1 / (1 + np.exp(-(filled - FILLED_SHARE) * 20))
+            px = (1 - pf) / (1 + np.exp(-(marked - CROSS_SHARE) * 80))
+            cells[r, c] = (1 - pf - px, pf, px)
+    return np.round(cells, 4).tolist()
+
+
+def read_nonogram(gray: np.ndarray) -> NonogramRead:
+    """The nonogram in a grey picture; NotANonogram when the grid found has no clues on
+    most of its rows and columns, RecognitionError when no grid is found."""
+    ink = ink_of(gray)
+    corners = grid_corners(ink)
+    width, height = grid_size(ink, corners)
+    row_numbers, col_numbers, text_height = _clue_numbers(gray, corners, width, height)
+    rate = min(np.mean([bool(n) for n in row_numbers]), np.mean([bool(n) for n in col_numbers]))
+    if rate < CLUE_RATE:
+        raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
+                           "lines have clue numbers beside them")
+    row_clues = [_read_numbers(n, text_height) for n in row_numbers]
+    col_clues = [_read_numbers(n, text_height) for n in col_numbers]
+    inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
+    grid = np.stack(np.meshgrid(np.arange(width + 1), np.arange(height + 1)), axis=-1)
+    lattice = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float32), inverse)
+    return NonogramRead(width, height, corners, lattice.reshape(height + 1, width + 1, 2),
+                        row_clues, col_clues, _entries(gray, corners, width, height))
