@@ -33,6 +33,7 @@ CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells:
 FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
 WIDE_GLYPH = 0.95  # a blob this much wider than tall is two touching digits
 MAX_CANDIDATES = 6
+FAINT_LINE = 6  # grey levels below the local mean that count as a line inside the grid
 FILLED_SHARE = 0.55  # a cell this dark inside is filled
 CROSS_SHARE = 0.04  # a cell with this much ink inside (but not filled) is crossed
 CLUE_RATE = 0.7  # a nonogram shows clues on at least this share of its rows and columns
@@ -58,28 +59,37 @@ def ink_of(gray: np.ndarray, offset: int = 20) -> np.ndarray:
 
 
 def grid_corners(ink: np.ndarray) -> np.ndarray:
-    """Corners TL, TR, BR, BL of the largest web of long lines in the picture."""
-    side = min(ink.shape)
-    length = max(20, side // 10)
-    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
-    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
-    lines = cv2.dilate(across | down, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(lines, connectivity=8)
-    if count < 2:
+    """Corners TL, TR, BR, BL of the web of long lines enclosing the most cells: a page's
+    edge or a frame encloses one, a grid a cell for each of its cells."""
+    # Lines of a photo lean a few degrees: thickened, they still run straight long enough.
+    thick = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    length = max(15, min(ink.shape) // 40)
+    across = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    lines = across | down
+    contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
         raise RecognitionError("no nonogram grid was found in the picture")
-    areas = stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
-    best = 1 + int(np.argmax(areas))
-    ys, xs = np.nonzero(labels == best)
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    links = hierarchy[0]
+    best, best_cells = None, 0
+    for k, (_, _, child, parent) in enumerate(links):
+        if parent != -1:
+            continue
+        cells = 0
+        while child != -1:
+            cells += cv2.contourArea(contours[child]) >= 9
+            child = links[child][0]
+        if cells > best_cells:
+            best, best_cells = k, cells
+    if best is None or best_cells < MIN_SIDE * MIN_SIDE:
+        raise RecognitionError("no nonogram grid was found in the picture")
+    points = contours[best].reshape(-1, 2).astype(np.float32)
     s, d = points.sum(axis=1), points[:, 0] - points[:, 1]
     corners = np.array([points[s.argmin()], points[d.argmax()], points[s.argmax()],
                         points[d.argmin()]], np.float32)
     # The dilation grew the web by a pixel each way.
     centre = corners.mean(axis=0)
     corners += np.sign(centre - corners) * 1.0
-    if min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])) \
-            < 5 * MIN_SIDE:
-        raise RecognitionError("no nonogram grid was found in the picture")
     return corners
 
 
@@ -92,7 +102,10 @@ def _line_count(profile: np.ndarray) -> int:
         return 0
     gaps = np.diff(centres)
     gaps = gaps[gaps > 0.3 * np.median(gaps)]  # a line split in two
-    spacing = float(np.median(gaps))
+    # Each gap spans a whole number of cells (a line may be missed): the spacing is the
+    # lines' whole span over the cells it covers, finer than any one gap.
+    cells = np.maximum(1, np.round(gaps / np.median(gaps)))
+    spacing = float(gaps.sum() / cells.sum())
     return int(round((len(profile) - 1) / spacing))
 
 
@@ -105,15 +118,16 @@ def _homography(corners: np.ndarray, width: int, height: int, cell: float,
     return cv2.getPerspectiveTransform(corners.astype(np.float32), target)
 
 
-def grid_size(ink: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
-    """(width, height) in cells, counted along the straightened grid."""
+def grid_size(gray: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
+    """(width, height) in cells, counted along the straightened grid. Inside the grid a
+    fainter line counts than outside (light grey lines between the cells of a photo)."""
     across = float(np.linalg.norm(corners[1] - corners[0]))
     down = float(np.linalg.norm(corners[3] - corners[0]))
     w, h = max(20, int(across)), max(20, int(down))
-    straight = cv2.warpPerspective(ink, cv2.getPerspectiveTransform(
+    straight = ink_of(cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
         corners.astype(np.float32),
         np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)), (w, h),
-        flags=cv2.INTER_NEAREST)
+        flags=cv2.INTER_LINEAR), FAINT_LINE).astype(np.float32)
     width = _line_count(straight.mean(axis=0))
     height = _line_count(straight.mean(axis=1))
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
@@ -283,7 +297,7 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
     most of its rows and columns, RecognitionError when no grid is found."""
     ink = ink_of(gray)
     corners = grid_corners(ink)
-    width, height = grid_size(ink, corners)
+    width, height = grid_size(gray, corners)
     row_numbers, col_numbers, text_height = _clue_numbers(gray, corners, width, height)
     rate = min(np.mean([bool(n) for n in row_numbers]), np.mean([bool(n) for n in col_numbers]))
     if rate < CLUE_RATE:
