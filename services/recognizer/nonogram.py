@@ -25,6 +25,9 @@ from services.recognizer.sums import Glyph, glyph_features, load_killer_model, s
 
 CLUE_CELL = 40  # pixels per grid cell in the straightened view
 MIN_SIDE, MAX_SIDE = 5, 60  # cells a side a nonogram grid may have
+# Cells the web of lines must enclose: in a photo the thin lines may vanish, leaving the
+# blocks of 5x5 cells the thick lines bound (four in a 10x10 grid).
+MIN_WEB_CELLS = 4
 MAX_CLUE_CELLS = 24  # how far (in cells) clues may reach out from the grid
 LINE_SHARE = 0.6  # a straightened column (row) this much ink along the grid is a grid line
 DIGIT_HEIGHT = (0.25, 0.9)  # a clue digit's height as a share of the cell
@@ -81,7 +84,7 @@ def grid_corners(ink: np.ndarray) -> np.ndarray:
             child = links[child][0]
         if cells > best_cells:
             best, best_cells = k, cells
-    if best is None or best_cells < MIN_SIDE * MIN_SIDE:
+    if best is None or best_cells < MIN_WEB_CELLS:
         raise RecognitionError("no nonogram grid was found in the picture")
     points = contours[best].reshape(-1, 2).astype(np.float32)
     s, d = points.sum(axis=1), points[:, 0] - points[:, 1]
