@@ -8,8 +8,8 @@ lose, and the first whose puzzle has a unique solution wins; the numbers it chan
 the suspects. Row and column totals must agree, so most changes are refused before any
 solving.
 
-Status: "solved" when the argmax reading has a unique solution and no two uncertain numbers
-could trade places (one number alone cannot change without breaking the totals);
+Status: "solved" when the argmax reading has a unique solution and no other reading of two
+uncertain numbers also solves (one number alone cannot change without breaking the totals);
 "needs_review" when a number was changed, the solution is not unique, or no reading
 worked (the least certain numbers are then the suspects, for a person to correct).
 """
@@ -36,6 +36,7 @@ MAX_LOSS = math.log(1e4)  # a changed reading this much less likely is not tried
 SINGLE_CHANGES = 40  # the least costly single changes tried
 PAIR_SOURCES = 14  # pairs of changes are drawn from this many of the cheapest singles
 UNCERTAIN_RUNNER_UP = 0.2  # a number whose runner-up is this likely is uncertain
+MAX_RIVAL_NUMBERS = 8  # uncertain numbers paired up to look for another solvable reading
 SHOWN_SUSPECTS = 3  # with no reading solvable, this many least sure numbers are named
 UNTOUCHED, FILLED, CROSSED = 0, 1, 2
 
@@ -137,7 +138,8 @@ def solve_nonogram_reading(reading: Reading, time_limit: float = 10.0,
             continue
         answer = solve_nonogram(puzzle, min(left, time_limit / 2 if changed else left))
         if answer.verdict == "unique":
-            return _result(reading, numbers, values, changed, puzzle, answer, started)
+            rival = None if changed else _rival_reading(reading, numbers, values, deadline)
+            return _result(reading, numbers, values, changed, puzzle, answer, started, rival)
         if answer.verdict in ("multiple", "unknown") and fallback is None and \
                 answer.solution is not None:
             fallback = (values, changed, puzzle, answer)
@@ -161,8 +163,28 @@ def _suspect(n: Number, chosen: int) -> Suspect:
                                  for v, p in n.values[:4] if v != chosen])
 
 
+def _rival_reading(reading: Reading, numbers: list[Number], values: list[int],
+                   deadline: float) -> tuple | None:
+    """Another reading of the uncertain numbers (runner-up > UNCERTAIN_RUNNER_UP) whose
+    clues also hold and solve: ((number index, value), ...), or None. One number alone
+    cannot change without breaking the totals; two or more can."""
+    uncertain = [i for i, n in enumerate(numbers) if not n.fixed and len(n.values) > 1
+                 and n.values[1][1] > UNCERTAIN_RUNNER_UP][:MAX_RIVAL_NUMBERS]
+    for i, j in combinations(uncertain, 2):
+        other = values[:]
+        other[i], other[j] = numbers[i].values[1][0], numbers[j].values[1][0]
+        puzzle = puzzle_of(reading, numbers, other)
+        left = deadline - time.perf_counter()
+        if puzzle is None or left <= 0:
+            continue
+        if solve_nonogram(puzzle, min(left, 1.0)).solution is not None:
+            return ((i, other[i]), (j, other[j]))
+    return None
+
+
 def _result(reading: Reading, numbers: list[Number], values: list[int], changed: tuple,
-            puzzle: NonogramPuzzle, answer, started: float) -> SolveResult:
+            puzzle: NonogramPuzzle, answer, started: float,
+            rival: tuple | None = None) -> SolveResult:
     suspects = [_suspect(numbers[i], v) for i, v in changed]
     uncertain = [_suspect(n, n.best) for i, n in enumerate(numbers)
                  if not n.fixed and i not in {k for k, _ in changed} and len(n.values) > 1
@@ -173,10 +195,10 @@ def _result(reading: Reading, numbers: list[Number], values: list[int], changed:
         status = "needs_review"
         word = "1 clue number was" if len(suspects) == 1 else f"{len(suspects)} clue numbers were"
         message += f"; {word} changed to make the puzzle solvable"
-    elif len(uncertain) >= 2:
-        # One number alone cannot be read otherwise without breaking the totals; two can.
+    elif rival is not None:
         status = "needs_review"
-        message += "; some clue numbers were hard to read: check the ones marked"
+        message += ("; some clue numbers were hard to read, and read otherwise they make "
+                    "another puzzle that solves: check the ones marked")
     entries, wrong = _entries(reading, answer.solution)
     return SolveResult(
         kind="nonogram", width=len(puzzle.cols), height=len(puzzle.rows), status=status,
