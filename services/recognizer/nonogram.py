@@ -36,6 +36,7 @@ CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells:
 FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
 WIDE_GLYPH = 0.95  # a blob this much wider than tall is two touching digits
 MAX_CANDIDATES = 6
+DARKER_THAN_PAPER = 40  # grey levels: a light grid line, not the shading of a clue area
 FAINT_LINE = 6  # grey levels below the local mean that count as a line inside the grid
 FILLED_SHARE = 0.55  # a cell this dark inside is filled
 CROSS_SHARE = 0.04  # a cell with this much ink inside (but not filled) is crossed
@@ -61,9 +62,9 @@ def ink_of(gray: np.ndarray, offset: int = 20) -> np.ndarray:
     return binary
 
 
-def grid_corners(ink: np.ndarray) -> np.ndarray:
-    """Corners TL, TR, BR, BL of the web of long lines enclosing the most cells: a page's
-    edge or a frame encloses one, a grid a cell for each of its cells."""
+def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
+    """(corners TL, TR, BR, BL, cells enclosed) of the web of long lines enclosing the most
+    cells: a page's edge or a frame encloses one, a grid a cell for each of its cells."""
     # Lines of a photo lean a few degrees: thickened, they still run straight long enough.
     thick = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     length = max(15, min(ink.shape) // 40)
@@ -78,10 +79,16 @@ def grid_corners(ink: np.ndarray) -> np.ndarray:
     for k, (_, _, child, parent) in enumerate(links):
         if parent != -1:
             continue
-        cells = 0
+        areas = []
         while child != -1:
-            cells += cv2.contourArea(contours[child]) >= 9
+            areas.append(cv2.contourArea(contours[child]))
             child = links[child][0]
+        areas = np.array([a for a in areas if a >= 9])
+        if not len(areas):
+            continue
+        # A grid's cells are alike; a page's clutter leaves holes of every size.
+        typical = float(np.median(areas))
+        cells = int(((areas > 0.6 * typical) & (areas < 1.6 * typical)).sum())
         if cells > best_cells:
             best, best_cells = k, cells
     if best is None or best_cells < MIN_WEB_CELLS:
@@ -93,7 +100,7 @@ def grid_corners(ink: np.ndarray) -> np.ndarray:
     # The dilation grew the web by a pixel each way.
     centre = corners.mean(axis=0)
     corners += np.sign(centre - corners) * 1.0
-    return corners
+    return corners, best_cells
 
 
 def _line_count(profile: np.ndarray) -> int:
@@ -295,11 +302,24 @@ def _entries(gray: np.ndarray, corners: np.ndarray, width: int, height: int
     return np.round(cells, 4).tolist()
 
 
+def line_ink(gray: np.ndarray) -> np.ndarray:
+    """Ink for finding the grid's lines: the local threshold, and anything far darker than
+    the lightest grey nearby (next to a dark thick line the local mean darkens, and a
+    light thin line touching it would otherwise break off there)."""
+    paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    return ink_of(gray) | ((paper.astype(np.int16) - gray) > DARKER_THAN_PAPER).astype(np.uint8)
+
+
 def read_nonogram(gray: np.ndarray) -> NonogramRead:
     """The nonogram in a grey picture; NotANonogram when the grid found has no clues on
     most of its rows and columns, RecognitionError when no grid is found."""
-    ink = ink_of(gray)
-    corners = grid_corners(ink)
+    corners, cells = grid_corners(ink_of(gray))
+    try:
+        joined, joined_cells = grid_corners(line_ink(gray))
+        if joined_cells > cells:
+            corners = joined
+    except RecognitionError:
+        pass
     width, height = grid_size(gray, corners)
     row_numbers, col_numbers, text_height = _clue_numbers(gray, corners, width, height)
     rate = min(np.mean([bool(n) for n in row_numbers]), np.mean([bool(n) for n in col_numbers]))
