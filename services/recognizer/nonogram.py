@@ -73,7 +73,7 @@ def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
     lines = across | down
     contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
-        raise RecognitionError("no nonogram grid was found in the picture")
+        raise NoGrid("no nonogram grid was found in the picture")
     links = hierarchy[0]
     best, best_cells = None, 0
     for k, (_, _, child, parent) in enumerate(links):
@@ -92,7 +92,7 @@ def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
         if cells > best_cells:
             best, best_cells = k, cells
     if best is None or best_cells < MIN_WEB_CELLS:
-        raise RecognitionError("no nonogram grid was found in the picture")
+        raise NoGrid("no nonogram grid was found in the picture")
     points = contours[best].reshape(-1, 2).astype(np.float32)
     s, d = points.sum(axis=1), points[:, 0] - points[:, 1]
     corners = np.array([points[s.argmin()], points[d.argmax()], points[s.argmax()],
@@ -235,7 +235,15 @@ def number_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
 
 
 class NotANonogram(RecognitionError):
-    """A grid was found, but no clues beside it: the picture is some other puzzle."""
+    """A grid was found, but no clues beside most of its lines: some other puzzle."""
+
+    def __init__(self, message: str, clue_rate: float = 0.0):
+        super().__init__(message)
+        self.clue_rate = clue_rate
+
+
+class NoGrid(RecognitionError):
+    """No web of lines enclosing cells was found at all."""
 
 
 def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
@@ -325,7 +333,7 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
     rate = min(np.mean([bool(n) for n in row_numbers]), np.mean([bool(n) for n in col_numbers]))
     if rate < CLUE_RATE:
         raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
-                           "lines have clue numbers beside them")
+                           "lines have clue numbers beside them", float(rate))
     row_clues = [_read_numbers(n, text_height) for n in row_numbers]
     col_clues = [_read_numbers(n, text_height) for n in col_numbers]
     inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
