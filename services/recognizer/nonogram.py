@@ -33,7 +33,11 @@ LINE_SHARE = 0.6  # a straightened column (row) this much ink along the grid is 
 DIGIT_HEIGHT = (0.25, 0.9)  # a clue digit's height as a share of the cell
 DIGIT_GAP = 0.5  # blobs closer than this (share of the text height) in a row: one number
 CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells: rows, columns
+# Ink this close to the grid (share of a cell) is its outline, bent or blurred in a photo;
+# clues keep further off.
+GRID_EDGE = 0.18
 FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
+WIDEST_NUMBER = 1.6  # two touching digits are about as wide as tall; a line's piece wider
 WIDE_GLYPH = 0.95  # a blob this much wider than tall is two touching digits
 MAX_CANDIDATES = 6
 DARKER_THAN_PAPER = 40  # grey levels: a light grid line, not the shading of a clue area
@@ -152,8 +156,8 @@ def _blobs(ink: np.ndarray, darkness: np.ndarray) -> list[Glyph]:
     lo, hi = DIGIT_HEIGHT[0] * CLUE_CELL, DIGIT_HEIGHT[1] * CLUE_CELL
     for k in range(1, count):
         x, y, w, h, area = stats[k]
-        if not lo <= h <= hi or w > 2.2 * CLUE_CELL or area < 4:
-            continue
+        if not lo <= h <= hi or w > WIDEST_NUMBER * h or area < 4:
+            continue  # a piece of a line, a speck, or text of another size
         mask = labels[y:y + h, x:x + w] == k
         out.append(Glyph(int(x), int(y), int(w), int(h),
                          np.where(mask, darkness[y:y + h, x:x + w], 0).astype(np.float32)))
@@ -260,7 +264,7 @@ def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
     light = float(np.percentile(straight, 90))
     darkness = np.clip((light - straight.astype(np.float32))
                        / max(1.0, light - float(np.percentile(straight, 0.5))), 0, 1)
-    edge = int(0.08 * CLUE_CELL)  # the grid's own outline is no clue
+    edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
     left = _blobs(np.ascontiguousarray(ink[margin:margin + height * CLUE_CELL, :margin - edge]),
                   darkness[margin:margin + height * CLUE_CELL])
     above = _blobs(np.ascontiguousarray(ink[:margin - edge, margin:margin + width * CLUE_CELL]),
