@@ -38,7 +38,9 @@ CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells:
 GRID_EDGE = 0.18
 FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
 WIDEST_NUMBER = 1.6  # two touching digits are about as wide as tall; a line's piece wider
-WIDE_GLYPH = 0.95  # a blob this much wider than tall is two touching digits
+WIDE_GLYPH = 0.95
+MAYBE_TWO = 1.2  # a lone glyph this much wider than the face's digits may be two digits
+TWO_PRIOR = 0.4  # the prior that it is  # a blob this much wider than tall is two touching digits
 MAX_CANDIDATES = 6
 DARKER_THAN_PAPER = 40  # grey levels: a light grid line, not the shading of a clue area
 FAINT_LINE = 6  # grey levels below the local mean that count as a line inside the grid
@@ -211,17 +213,40 @@ def _chain(numbers: list[list[Glyph]], start: float, across: bool) -> list[list[
     return kept[::-1]
 
 
-def _read_numbers(numbers: list[list[Glyph]], text_height: float) -> list[ClueReading]:
+def _read_numbers(numbers: list[list[Glyph]], text_height: float,
+                  digit_ratio: float | None) -> list[ClueReading]:
+    """Each number's candidates. A lone glyph wider than one digit of the picture's face
+    may be two touching digits ('11' in a heavy face): both readings are scored, each by
+    its prior and how surely the classifier reads its digits, and their candidates merged."""
     model = load_killer_model()
     out = []
     for number in numbers:
         digits = []
         for g in number:
             digits += split_glyph(g) if g.w > WIDE_GLYPH * g.h else [g]
-        digits = digits[:2]
-        probs = model.digit_proba(np.stack([glyph_features(g, text_height) for g in digits]))
-        out.append(ClueReading(candidates=number_candidates(list(probs))))
+        readings = [(digits[:2], 1.0)]
+        if len(digits) == 1 and digit_ratio and digits[0].w > MAYBE_TWO * digit_ratio * \
+                digits[0].h:
+            readings = [(digits, 1 - TWO_PRIOR), (split_glyph(digits[0]), TWO_PRIOR)]
+        merged: dict[int, float] = {}
+        for glyphs, prior in readings:
+            probs = model.digit_proba(np.stack([glyph_features(g, text_height)
+                                                for g in glyphs]))
+            weight = prior * float(np.prod(probs.max(axis=1)))
+            for c in number_candidates(list(probs)):
+                merged[c.value] = merged.get(c.value, 0.0) + weight * c.prob
+        ranked = sorted(merged.items(), key=lambda vp: -vp[1])[:MAX_CANDIDATES]
+        total = sum(p for _, p in ranked) or 1.0
+        out.append(ClueReading(candidates=[SumCandidate(value=v, prob=round(p / total, 6))
+                                           for v, p in ranked if p / total >= 1e-4]))
     return out
+
+
+def digit_ratio(numbers: list[list[Glyph]]) -> float | None:
+    """The face's typical width-to-height ratio of one digit, from the glyphs of two-glyph
+    numbers that are not '1's (narrow)."""
+    ratios = [g.w / g.h for n in numbers if len(n) == 2 for g in n if g.w >= 0.45 * g.h]
+    return float(np.median(ratios)) if len(ratios) >= 3 else None
 
 
 def number_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
@@ -338,8 +363,9 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
     if rate < CLUE_RATE:
         raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
                            "lines have clue numbers beside them", float(rate))
-    row_clues = [_read_numbers(n, text_height) for n in row_numbers]
-    col_clues = [_read_numbers(n, text_height) for n in col_numbers]
+    ratio = digit_ratio([n for line in row_numbers + col_numbers for n in line])
+    row_clues = [_read_numbers(n, text_height, ratio) for n in row_numbers]
+    col_clues = [_read_numbers(n, text_height, ratio) for n in col_numbers]
     inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
     grid = np.stack(np.meshgrid(np.arange(width + 1), np.arange(height + 1)), axis=-1)
     lattice = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float32), inverse)
