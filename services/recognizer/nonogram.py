@@ -296,7 +296,8 @@ def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
                    darkness[:, margin:margin + width * CLUE_CELL])
     heights = [g.h for g in left + above]
     if not heights:
-        raise NotANonogram("no clue numbers were found left of and above the grid")
+        raise NotANonogram("no clue numbers were found left of and above the grid: this "
+                           "does not look like a nonogram (send it with kind 'auto')")
     text_height = float(np.median(heights))
     rows: list[list[Glyph]] = [[] for _ in range(height)]
     for g in left:
@@ -362,7 +363,8 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
     rate = min(np.mean([bool(n) for n in row_numbers]), np.mean([bool(n) for n in col_numbers]))
     if rate < CLUE_RATE:
         raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
-                           "lines have clue numbers beside them", float(rate))
+                           "lines have clue numbers beside them: this does not look like a "
+                           "nonogram (send it with kind 'auto')", float(rate))
     ratio = digit_ratio([n for line in row_numbers + col_numbers for n in line])
     row_clues = [_read_numbers(n, text_height, ratio) for n in row_numbers]
     col_clues = [_read_numbers(n, text_height, ratio) for n in col_numbers]
