@@ -40,7 +40,10 @@ FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
 WIDEST_NUMBER = 1.6  # two touching digits are about as wide as tall; a line's piece wider
 WIDE_GLYPH = 0.95
 MAYBE_TWO = 1.2  # a lone glyph this much wider than the face's digits may be two digits
-TWO_PRIOR = 0.4  # the prior that it is  # a blob this much wider than tall is two touching digits
+TWO_PRIOR = 0.4  # the prior that it is
+# Any glyph this much wider than tall may also be two digits ('11' in a tight face, about
+# as wide as one '0'), with a lower prior: the classifier's certainty decides.
+MAYBE_TWO_ANY, LOW_TWO_PRIOR = 0.6, 0.45  # a blob this much wider than tall is two touching digits
 MAX_CANDIDATES = 6
 DARKER_THAN_PAPER = 40  # grey levels: a light grid line, not the shading of a clue area
 FAINT_LINE = 6  # grey levels below the local mean that count as a line inside the grid
@@ -225,9 +228,10 @@ def _read_numbers(numbers: list[list[Glyph]], text_height: float,
         for g in number:
             digits += split_glyph(g) if g.w > WIDE_GLYPH * g.h else [g]
         readings = [(digits[:2], 1.0)]
-        if len(digits) == 1 and digit_ratio and digits[0].w > MAYBE_TWO * digit_ratio * \
-                digits[0].h:
-            readings = [(digits, 1 - TWO_PRIOR), (split_glyph(digits[0]), TWO_PRIOR)]
+        if len(digits) == 1 and digits[0].w > MAYBE_TWO_ANY * digits[0].h:
+            prior = TWO_PRIOR if digit_ratio and digits[0].w > MAYBE_TWO * digit_ratio * \
+                digits[0].h else LOW_TWO_PRIOR
+            readings = [(digits, 1 - prior), (split_glyph(digits[0]), prior)]
         merged: dict[int, float] = {}
         for glyphs, prior in readings:
             probs = model.digit_proba(np.stack([glyph_features(g, text_height)
