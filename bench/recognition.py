@@ -45,6 +45,12 @@ from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.recognizer.decode import decode  # noqa: E402
 from services.recognizer.pipeline import cell_probabilities, locate  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from recognition_nonogram import nonogram_results, nonogram_table  # noqa: E402
+
+NONOGRAM_NOTE = ("Nonograms: bench/recognition_nonogram.py's sets (10x10 to 30x30, one "
+                 "solution each); seconds from upload bytes to answer, solving included")
+
 try:
     from services.solver import solve_reading
 except ImportError:  # the solver is optional here
@@ -419,6 +425,9 @@ def main() -> None:
     parser.add_argument("--sizes", choices=["with", "without", "only"], default="with",
                         help="the sets of other grid sides (4x4 .. 16x16): with the 9x9 "
                              "sets, without them, or only them")
+    parser.add_argument("--nonograms", choices=["with", "without", "only"], default="with",
+                        help="the nonogram sets (bench/recognition_nonogram.py): with the "
+                             "sudoku sets, without them, or only them")
     parser.add_argument("--kind", default="auto", choices=["auto", "sudoku", "classic"],
                         help="the kind sent with every picture (all of them are classic); "
                              "'classic' reads with the classic reader alone, no kind detection")
@@ -427,7 +436,7 @@ def main() -> None:
 
     print("gridsight recognition benchmark")
     results, notes = [], []
-    nines = args.sizes != "only"
+    nines = args.sizes != "only" and args.nonograms != "only"
     if nines and args.photos.is_dir():
         results.append(run(f"real: {args.photos.name}", labelled_photos(args.photos),
                            args.kind))
@@ -446,12 +455,19 @@ def main() -> None:
     names = ["screenshot", "flat photo", "curved photo", *FAILURE_CLASSES]
     results += [run(name, synthetic_set(name, count, args.seed + 1000 * i), args.kind)
                 for i, name in enumerate(names)] if nines else []
-    sizes = size_results(count, args.seed) if args.sizes != "without" else []
+    sizes = size_results(count, args.seed) if args.sizes != "without" and \
+        args.nonograms != "only" else []
+    nonograms = nonogram_results(count, args.seed + 100_000) \
+        if args.nonograms != "without" else []
+    if nonograms:
+        notes.append(NONOGRAM_NOTE)
     photos_note = "\n\n".join(notes)
     text = table(results) + "\n\nMisreads by confidence:\n\n" + misread_confidences(results)
     if sizes:
         text += ("\n\nOther sides (synthetic; fonts held out of the models, grids above 9x9 "
                  "also in the symbol model's held-out style):\n\n" + sizes_table(sizes))
+    if nonograms:
+        text += "\n\nNonograms (synthetic):\n\n" + nonogram_table(nonograms)
     solver_note = ("solved after repair: services.solver.solve_reading's puzzle equals the "
                    "labels; suspects = changes: share of solved-or-reviewed pictures whose cell "
                    "suspects (read != chosen) are exactly the cells where the puzzle solved "
@@ -463,7 +479,7 @@ def main() -> None:
     for r in results:
         for line in r["failures"] + (r["misreads"] if args.verbose else r["misreads"][:10]):
             print(f"  {r['set']}: {line}")
-    for r in sizes:
+    for r in sizes + nonograms:
         for line in r["failures"][:10]:
             print(f"  {r['set']}: {line}")
     OUT.mkdir(parents=True, exist_ok=True)

@@ -91,10 +91,16 @@ class CageSumReading(Model):
     candidates: list[SumCandidate]  # most probable first
 
 
+class ClueReading(Model):
+    """One number of a nonogram clue as read: its candidate values, most probable first."""
+
+    candidates: list[SumCandidate]
+
+
 class Reading(Model):
     """A grid as read from a picture: each reading carries its probability."""
 
-    kind: Literal["sudoku", "killer"]
+    kind: Literal["sudoku", "killer", "nonogram"]
     kind_confidence: float = 1.0
     size: int = 9
     box: tuple[int, int] | None = None
@@ -121,6 +127,14 @@ class Reading(Model):
     entries: list[list[list[float]]] | None = Field(
         None, description="Classic pages: [row][col][v] -> probability that the person's "
         "own digit in the cell is v (0 = none); `cells` then holds printed givens only")
+    # Nonograms: the grid's width and height in cells, and the clue numbers read for each
+    # row (left to right) and each column (top to bottom); an empty line reads as [].
+    # `cells` is then empty and `entries[r][c]` holds the probabilities that the person
+    # left the cell untouched, filled it, or crossed it out.
+    width: int | None = None
+    height: int | None = None
+    row_clues: list[list[ClueReading]] | None = None
+    col_clues: list[list[ClueReading]] | None = None
     # Geometry in the uploaded image, for the overlay and the review page.
     image_size: tuple[int, int] | None = None  # (width, height)
     corners: list[Point] | None = None  # grid corners: TL, TR, BR, BL
@@ -140,7 +154,9 @@ class Reading(Model):
 class Suspect(Model):
     """A reading the repair changed, or one whose margin is thin."""
 
-    what: Literal["cell", "cage_sum", "wall_right", "wall_down"]
+    # Nonogram clue numbers: "row_clue"/"col_clue", row = the line's index, col = the
+    # number's place in that line's clue (left to right, top to bottom).
+    what: Literal["cell", "cage_sum", "wall_right", "wall_down", "row_clue", "col_clue"]
     row: int
     col: int
     read: int  # value read (digit, 0 = blank; sum; wall 1/0)

@@ -24,6 +24,9 @@ def place(row: int, col: int) -> str:
 
 def check_corrections(reading: Reading, fixes: Corrections) -> None:
     """CorrectionError, in words with 1-based rows and columns, unless the fixes can hold."""
+    if reading.kind == "nonogram":
+        raise CorrectionError("corrections of a nonogram read from a picture are not taken "
+                              "yet: type its clues in as a nonogram puzzle instead")
     n = reading.size
     problems = []
     seen: dict[tuple[int, int], int] = {}

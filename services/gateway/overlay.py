@@ -50,6 +50,8 @@ def draw_overlay(image: bytes, reading: Reading, result: SolveResult,
     """The uploaded picture with the solution drawn in, encoded as `fmt` (png, jpeg, webp),
     at most `max_side` pixels long when given."""
     picture = open_picture(image, max_side)
+    if result.kind == "nonogram":
+        return encode(Image.fromarray(nonogram_drawn(picture, reading, result)), fmt)
     quads = scaled_quads(reading, picture.size)
     solution = solution_grid(result, reading.size)
     height = KILLER_DIGIT_HEIGHT if result.kind == "killer" else DIGIT_HEIGHT
@@ -77,6 +79,37 @@ def draw_overlay(image: bytes, reading: Reading, result: SolveResult,
         outline_cell(canvas, quads[row, col], WRONG_RGB)
         strike_through(canvas, quads[row, col], WRONG_RGB)
     return encode(Image.fromarray(canvas), fmt)
+
+
+NONOGRAM_INSET = 0.12  # share of the cell left clear round a filled square
+
+
+def nonogram_drawn(picture: Image.Image, reading: Reading, result: SolveResult) -> np.ndarray:
+    """The picture with each cell the solution fills painted as a blue square; the cells a
+    person already filled stay as they are, and marks the solution contradicts are
+    outlined in red. (Clue numbers the solver changed are listed in `suspects`.)"""
+    height, width = reading.height or 0, reading.width or 0
+    quads = np.asarray(reading.cell_quads or [], dtype=np.float64)
+    if quads.shape != (height, width, 4, 2) or not result.solution:
+        raise OverlayError("the reading has no cell positions for this nonogram")
+    if reading.image_size is not None and tuple(reading.image_size) != tuple(picture.size):
+        quads = quads * (np.asarray(picture.size, dtype=np.float64)
+                         / np.asarray(reading.image_size))
+    marks = result.entries or [[0] * width for _ in range(height)]
+    canvas = np.asarray(picture).copy()
+    for r, row in enumerate(result.solution):
+        for c, cell in enumerate(row):
+            if cell != "#" or marks[r][c] == 1:
+                continue
+            quad = quads[r, c]
+            centre = quad.mean(axis=0)
+            inner = centre + (quad - centre) * (1 - 2 * NONOGRAM_INSET)
+            cv2.fillConvexPoly(canvas, np.rint(inner * 16).astype(np.int32), SOLUTION_RGB,
+                               lineType=cv2.LINE_AA, shift=4)
+    for w in result.wrong_entries:
+        if 0 <= w.row < height and 0 <= w.col < width:
+            outline_cell(canvas, quads[w.row, w.col], WRONG_RGB)
+    return canvas
 
 
 def encode(picture: Image.Image, fmt: str) -> bytes:

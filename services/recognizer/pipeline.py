@@ -32,6 +32,7 @@ from services.recognizer.killer import (
 from services.recognizer.killer_marks import read_marks
 from services.recognizer.kind import MIN_HEADS, decide, killer_probability
 from services.recognizer.lattice import lattice_fit, snap_outline, trace_lattice
+from services.recognizer.nonogram_reading import nonogram_reading
 from services.recognizer.orientation import (
     turn_lattice,
     turn_picture,
@@ -377,12 +378,15 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     The grid's side (4, 6, 8, 9, 12 or 16) and box shape come from its lines (shape.py);
     killers are read at 9x9 only.
     """
-    if kind == "nonogram":
-        raise RecognitionError("nonogram reading is not supported yet: choose 'sudoku', "
-                               "'killer' or 'auto'")
-    if kind not in ("auto", "sudoku", "killer"):
-        raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku' or "
-                               "'killer'")
+    if kind not in ("auto", "sudoku", "killer", "nonogram"):
+        raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku', "
+                               "'killer' or 'nonogram'")
+    if kind in ("auto", "nonogram"):
+        # A nonogram's clues beside its grid are told first: its grid must never be read
+        # as a sudoku's (see nonogram_reading.py).
+        reading = nonogram_reading(image, kind)
+        if reading is not None:
+            return reading
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 

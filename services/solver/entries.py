@@ -91,6 +91,8 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
     (a classic page, or a killer in progress: its entries are checked the same way).
     `fixed` may hold "entries": cells a person marked as their own digits, which are no
     clues and are checked against the solution as certain."""
+    if reading.kind == "nonogram":
+        return solve_reading(reading, time_limit=time_limit, fixed=fixed)
     fixed, typed = typed_entries(fixed)
     result = solve_reading(reading, time_limit=time_limit, fixed=fixed)
     if not typed and (reading.cell_kinds is None or reading.entries is None):

@@ -58,6 +58,7 @@ from services.solver.cages import reachable
 from services.solver.conflicts import explain_conflicts
 from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
+from services.solver.nonogram_repair import solve_nonogram_reading
 from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
@@ -451,6 +452,8 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
     """
     if isinstance(reading, dict):
         reading = Reading.model_validate(reading)
+    if reading.kind == "nonogram":
+        return solve_nonogram_reading(reading, time_limit, fixed)
     result = _solve_reading(reading, time_limit, fixed, settle_seconds)
     result.symbols = reading.symbols  # the solution is shown as the picture printed it
     if result.status == "solved" and reading.box_confidence < REVIEW_BOX:

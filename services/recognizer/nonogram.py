@@ -1,0 +1,379 @@
+"""Nonograms from a picture: the grid, its row clues to the left, its column clues above.
+
+1. The grid is the largest connected web of long straight lines; its four corners give a
+   homography to a straight view, where the lines are counted from their profiles (the
+   width and the height may differ).
+2. The same homography straightens the areas left of and above the grid, one cell of the
+   grid becoming CLUE_CELL pixels. Ink blobs of digit size in a row's band, chained
+   leftwards from the grid, are that row's clue; in a column's band, chained upwards,
+   that column's. Blobs close together on one line are the digits of one number.
+3. Each digit is read by the cage-sum digit classifier (sums.py, 0..9), and each number's
+   candidates are the products of its digits' probabilities.
+4. Cells a person already filled (dark) or crossed ('x') are read as entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from services.contracts import ClueReading, SumCandidate
+from services.recognizer.errors import RecognitionError
+from services.recognizer.sums import Glyph, glyph_features, load_killer_model, split_glyph
+
+CLUE_CELL = 40  # pixels per grid cell in the straightened view
+MIN_SIDE, MAX_SIDE = 5, 60  # cells a side a nonogram grid may have
+# Cells the web of lines must enclose: in a photo the thin lines may vanish, leaving the
+# blocks of 5x5 cells the thick lines bound (four in a 10x10 grid).
+MIN_WEB_CELLS = 4
+MAX_CLUE_CELLS = 24  # how far (in cells) clues may reach out from the grid
+LINE_SHARE = 0.6  # a straightened column (row) this much ink along the grid is a grid line
+DIGIT_HEIGHT = (0.25, 0.9)  # a clue digit's height as a share of the cell
+DIGIT_GAP = 0.5  # blobs closer than this (share of the text height) in a row: one number
+CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells: rows, columns
+# Ink this close to the grid (share of a cell) is its outline, bent or blurred in a photo;
+# clues keep further off.
+GRID_EDGE = 0.18
+FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
+WIDEST_NUMBER = 1.6  # two touching digits are about as wide as tall; a line's piece wider
+WIDE_GLYPH = 0.95
+MAYBE_TWO = 1.2  # a lone glyph this much wider than the face's digits may be two digits
+TWO_PRIOR = 0.4  # the prior that it is
+# Any glyph this much wider than tall may also be two digits ('11' in a tight face, about
+# as wide as one '0'), with a lower prior: the classifier's certainty decides.
+MAYBE_TWO_ANY, LOW_TWO_PRIOR = 0.6, 0.45  # a blob this much wider than tall is two touching digits
+MAX_CANDIDATES = 6
+DARKER_THAN_PAPER = 40  # grey levels: a light grid line, not the shading of a clue area
+FAINT_LINE = 6  # grey levels below the local mean that count as a line inside the grid
+FILLED_SHARE = 0.55  # a cell this dark inside is filled
+CROSS_SHARE = 0.04  # a cell with this much ink inside (but not filled) is crossed
+CLUE_RATE = 0.7  # a nonogram shows clues on at least this share of its rows and columns
+
+
+@dataclass
+class NonogramRead:
+    width: int
+    height: int
+    corners: np.ndarray  # TL, TR, BR, BL in the picture's pixels
+    lattice: np.ndarray  # (height+1, width+1, 2) line intersections in the picture
+    row_clues: list[list[ClueReading]]
+    col_clues: list[list[ClueReading]]
+    entries: list[list[list[float]]]  # [r][c] -> P(untouched, filled, crossed)
+
+
+def ink_of(gray: np.ndarray, offset: int = 20) -> np.ndarray:
+    """Dark ink as 1 on 0; shaded clue areas (a step of a few grey levels) stay paper."""
+    block = max(15, (max(gray.shape) // 30) | 1)
+    binary = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                   block, offset)
+    return binary
+
+
+def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
+    """(corners TL, TR, BR, BL, cells enclosed) of the web of long lines enclosing the most
+    cells: a page's edge or a frame encloses one, a grid a cell for each of its cells."""
+    # Lines of a photo lean a few degrees: thickened, they still run straight long enough.
+    thick = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    length = max(15, min(ink.shape) // 40)
+    across = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    lines = across | down
+    contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        raise NoGrid("no nonogram grid was found in the picture")
+    links = hierarchy[0]
+    best, best_cells = None, 0
+    for k, (_, _, child, parent) in enumerate(links):
+        if parent != -1:
+            continue
+        areas = []
+        while child != -1:
+            areas.append(cv2.contourArea(contours[child]))
+            child = links[child][0]
+        areas = np.array([a for a in areas if a >= 9])
+        if not len(areas):
+            continue
+        # A grid's cells are alike; a page's clutter leaves holes of every size.
+        typical = float(np.median(areas))
+        cells = int(((areas > 0.6 * typical) & (areas < 1.6 * typical)).sum())
+        if cells > best_cells:
+            best, best_cells = k, cells
+    if best is None or best_cells < MIN_WEB_CELLS:
+        raise NoGrid("no nonogram grid was found in the picture")
+    points = contours[best].reshape(-1, 2).astype(np.float32)
+    s, d = points.sum(axis=1), points[:, 0] - points[:, 1]
+    corners = np.array([points[s.argmin()], points[d.argmax()], points[s.argmax()],
+                        points[d.argmin()]], np.float32)
+    # The dilation grew the web by a pixel each way.
+    centre = corners.mean(axis=0)
+    corners += np.sign(centre - corners) * 1.0
+    return corners, best_cells
+
+
+def _line_count(profile: np.ndarray) -> int:
+    """Cells between the lines of a straightened grid's ink profile (one value a pixel)."""
+    on = profile >= LINE_SHARE
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
+    centres = (edges[0::2] + edges[1::2] - 1) / 2
+    if len(centres) < 2:
+        return 0
+    gaps = np.diff(centres)
+    gaps = gaps[gaps > 0.3 * np.median(gaps)]  # a line split in two
+    # Each gap spans a whole number of cells (a line may be missed): the spacing is the
+    # lines' whole span over the cells it covers, finer than any one gap.
+    cells = np.maximum(1, np.round(gaps / np.median(gaps)))
+    spacing = float(gaps.sum() / cells.sum())
+    return int(round((len(profile) - 1) / spacing))
+
+
+def _homography(corners: np.ndarray, width: int, height: int, cell: float,
+                left: float = 0.0, top: float = 0.0) -> np.ndarray:
+    """Picture -> straight view with cells `cell` pixels and the grid at (left, top)."""
+    target = np.array([[left, top], [left + width * cell, top],
+                       [left + width * cell, top + height * cell],
+                       [left, top + height * cell]], np.float32)
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+
+
+def grid_size(gray: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
+    """(width, height) in cells, counted along the straightened grid. Inside the grid a
+    fainter line counts than outside (light grey lines between the cells of a photo)."""
+    across = float(np.linalg.norm(corners[1] - corners[0]))
+    down = float(np.linalg.norm(corners[3] - corners[0]))
+    w, h = max(20, int(across)), max(20, int(down))
+    straight = ink_of(cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
+        corners.astype(np.float32),
+        np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)), (w, h),
+        flags=cv2.INTER_LINEAR), FAINT_LINE).astype(np.float32)
+    width = _line_count(straight.mean(axis=0))
+    height = _line_count(straight.mean(axis=1))
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise RecognitionError(f"the grid's lines could not be counted (read {width}x{height})")
+    return width, height
+
+
+def _blobs(ink: np.ndarray, darkness: np.ndarray) -> list[Glyph]:
+    """Digit-sized ink blobs of a straightened clue area."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    out = []
+    lo, hi = DIGIT_HEIGHT[0] * CLUE_CELL, DIGIT_HEIGHT[1] * CLUE_CELL
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        if not lo <= h <= hi or w > WIDEST_NUMBER * h or area < 4:
+            continue  # a piece of a line, a speck, or text of another size
+        mask = labels[y:y + h, x:x + w] == k
+        out.append(Glyph(int(x), int(y), int(w), int(h),
+                         np.where(mask, darkness[y:y + h, x:x + w], 0).astype(np.float32)))
+    return out
+
+
+def _numbers_on_lines(glyphs: list[Glyph], text_height: float, across: bool
+                      ) -> list[list[Glyph]]:
+    """Glyphs grouped into numbers: one text line each; a row's line is split where the
+    gap is wide (a column's line holds one number: '1 1' in a wide face is still 11)."""
+    glyphs = sorted(glyphs, key=lambda g: g.y + g.h / 2)
+    lines: list[list[Glyph]] = []
+    for g in glyphs:
+        if lines and abs((g.y + g.h / 2) - np.mean([o.y + o.h / 2 for o in lines[-1]])) \
+                < 0.3 * CLUE_CELL:
+            lines[-1].append(g)
+        else:
+            lines.append([g])
+    numbers = []
+    for line in lines:
+        line.sort(key=lambda g: g.x)
+        group = [line[0]]
+        for g in line[1:]:
+            if not across or g.x - (group[-1].x + group[-1].w) < DIGIT_GAP * text_height:
+                group.append(g)
+            else:
+                numbers.append(group)
+                group = [g]
+        numbers.append(group)
+    return numbers
+
+
+def _extent(number: list[Glyph]) -> tuple[int, int, int, int]:
+    return (min(g.x for g in number), min(g.y for g in number),
+            max(g.x + g.w for g in number), max(g.y + g.h for g in number))
+
+
+def _chain(numbers: list[list[Glyph]], start: float, across: bool) -> list[list[Glyph]]:
+    """The numbers that follow each other out from the grid's edge at `start` (leftwards
+    for a row, upwards for a column), in reading order."""
+    key = 0 if across else 1
+    gap = CHAIN_GAP[0] if across else CHAIN_GAP[1]
+    numbers = sorted(numbers, key=lambda n: -_extent(n)[key + 2])
+    kept, edge, limit = [], start, FIRST_GAP
+    for n in numbers:
+        ext = _extent(n)
+        if edge - ext[key + 2] > limit * CLUE_CELL:
+            break
+        kept.append(n)
+        edge, limit = ext[key], gap
+    return kept[::-1]
+
+
+def _read_numbers(numbers: list[list[Glyph]], text_height: float,
+                  digit_ratio: float | None) -> list[ClueReading]:
+    """Each number's candidates. A lone glyph wider than one digit of the picture's face
+    may be two touching digits ('11' in a heavy face): both readings are scored, each by
+    its prior and how surely the classifier reads its digits, and their candidates merged."""
+    model = load_killer_model()
+    out = []
+    for number in numbers:
+        digits = []
+        for g in number:
+            digits += split_glyph(g) if g.w > WIDE_GLYPH * g.h else [g]
+        readings = [(digits[:2], 1.0)]
+        if len(digits) == 1 and digits[0].w > MAYBE_TWO_ANY * digits[0].h:
+            prior = TWO_PRIOR if digit_ratio and digits[0].w > MAYBE_TWO * digit_ratio * \
+                digits[0].h else LOW_TWO_PRIOR
+            readings = [(digits, 1 - prior), (split_glyph(digits[0]), prior)]
+        merged: dict[int, float] = {}
+        for glyphs, prior in readings:
+            probs = model.digit_proba(np.stack([glyph_features(g, text_height)
+                                                for g in glyphs]))
+            weight = prior * float(np.prod(probs.max(axis=1)))
+            for c in number_candidates(list(probs)):
+                merged[c.value] = merged.get(c.value, 0.0) + weight * c.prob
+        ranked = sorted(merged.items(), key=lambda vp: -vp[1])[:MAX_CANDIDATES]
+        total = sum(p for _, p in ranked) or 1.0
+        out.append(ClueReading(candidates=[SumCandidate(value=v, prob=round(p / total, 6))
+                                           for v, p in ranked if p / total >= 1e-4]))
+    return out
+
+
+def digit_ratio(numbers: list[list[Glyph]]) -> float | None:
+    """The face's typical width-to-height ratio of one digit, from the glyphs of two-glyph
+    numbers that are not '1's (narrow)."""
+    ratios = [g.w / g.h for n in numbers if len(n) == 2 for g in n if g.w >= 0.45 * g.h]
+    return float(np.median(ratios)) if len(ratios) >= 3 else None
+
+
+def number_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
+    """The most probable values of a one- or two-digit clue number (0: an empty line)."""
+    if len(digit_probs) == 1:
+        values = [(d, float(digit_probs[0][d])) for d in range(10)]
+    else:
+        a, b = digit_probs[0], digit_probs[1]
+        values = [(10 * i + j, float(a[i] * b[j])) for i in range(1, 10) for j in range(10)]
+        values += [(10 * j, float(a[0] * b[j]) * 0.01) for j in range(1, 10)]  # a leading 0
+    values.sort(key=lambda v: -v[1])
+    total = sum(p for _, p in values[:MAX_CANDIDATES]) or 1.0
+    return [SumCandidate(value=v, prob=round(p / total, 6)) for v, p in values[:MAX_CANDIDATES]
+            if p / total >= 1e-4] or [SumCandidate(value=values[0][0], prob=1.0)]
+
+
+class NotANonogram(RecognitionError):
+    """A grid was found, but no clues beside most of its lines: some other puzzle."""
+
+    def __init__(self, message: str, clue_rate: float = 0.0):
+        super().__init__(message)
+        self.clue_rate = clue_rate
+
+
+class NoGrid(RecognitionError):
+    """No web of lines enclosing cells was found at all."""
+
+
+def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
+                  ) -> tuple[list, list, float]:
+    """(each row's numbers as glyph groups, each column's, the clue text height), found in
+    the straightened areas left of and above the grid."""
+    margin = MAX_CLUE_CELLS * CLUE_CELL
+    view_w, view_h = margin + width * CLUE_CELL + 4, margin + height * CLUE_CELL + 4
+    homography = _homography(corners, width, height, CLUE_CELL, margin, margin)
+    paper = int(np.median(gray))
+    straight = cv2.warpPerspective(gray, homography, (view_w, view_h), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=paper)
+    ink = ink_of(straight, 15)
+    light = float(np.percentile(straight, 90))
+    darkness = np.clip((light - straight.astype(np.float32))
+                       / max(1.0, light - float(np.percentile(straight, 0.5))), 0, 1)
+    edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
+    left = _blobs(np.ascontiguousarray(ink[margin:margin + height * CLUE_CELL, :margin - edge]),
+                  darkness[margin:margin + height * CLUE_CELL])
+    above = _blobs(np.ascontiguousarray(ink[:margin - edge, margin:margin + width * CLUE_CELL]),
+                   darkness[:, margin:margin + width * CLUE_CELL])
+    heights = [g.h for g in left + above]
+    if not heights:
+        raise NotANonogram("no clue numbers were found left of and above the grid: this "
+                           "does not look like a nonogram (send it with kind 'auto')")
+    text_height = float(np.median(heights))
+    rows: list[list[Glyph]] = [[] for _ in range(height)]
+    for g in left:
+        r = int((g.y + g.h / 2) // CLUE_CELL)
+        if g.h >= 0.6 * text_height and 0 <= r < height:
+            rows[r].append(g)
+    cols: list[list[Glyph]] = [[] for _ in range(width)]
+    for g in above:
+        c = int((g.x + g.w / 2) // CLUE_CELL)
+        if g.h >= 0.6 * text_height and 0 <= c < width:
+            cols[c].append(g)
+    row_numbers = [_chain(_numbers_on_lines(gs, text_height, True), margin, True) if gs else []
+                   for gs in rows]
+    col_numbers = [_chain(_numbers_on_lines(gs, text_height, False), margin, False)
+                   if gs else [] for gs in cols]
+    return row_numbers, col_numbers, text_height
+
+
+def _entries(gray: np.ndarray, corners: np.ndarray, width: int, height: int
+             ) -> list[list[list[float]]]:
+    """[r][c] -> P(untouched, filled, crossed), from the ink inside each cell."""
+    p = 24
+    straight = cv2.warpPerspective(gray, _homography(corners, width, height, p),
+                                   (width * p, height * p), flags=cv2.INTER_AREA)
+    ink = ink_of(straight, 15).astype(np.float32)
+    paper = float(np.percentile(straight, 90))
+    dark = (straight.astype(np.float32) < paper - 0.5 * max(1.0, paper - float(
+        np.percentile(straight, 1)))).astype(np.float32)
+    inset = p // 4
+    cells = np.zeros((height, width, 3))
+    for r in range(height):
+        for c in range(width):
+            box = (slice(r * p + inset, (r + 1) * p - inset),
+                   slice(c * p + inset, (c + 1) * p - inset))
+            filled = float(dark[box].mean())
+            marked = float(ink[box].mean())
+            pf = 1 / (1 + np.exp(-(filled - FILLED_SHARE) * 20))
+            px = (1 - pf) / (1 + np.exp(-(marked - CROSS_SHARE) * 80))
+            cells[r, c] = (1 - pf - px, pf, px)
+    return np.round(cells, 4).tolist()
+
+
+def line_ink(gray: np.ndarray) -> np.ndarray:
+    """Ink for finding the grid's lines: the local threshold, and anything far darker than
+    the lightest grey nearby (next to a dark thick line the local mean darkens, and a
+    light thin line touching it would otherwise break off there)."""
+    paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    return ink_of(gray) | ((paper.astype(np.int16) - gray) > DARKER_THAN_PAPER).astype(np.uint8)
+
+
+def read_nonogram(gray: np.ndarray) -> NonogramRead:
+    """The nonogram in a grey picture; NotANonogram when the grid found has no clues on
+    most of its rows and columns, RecognitionError when no grid is found."""
+    corners, cells = grid_corners(ink_of(gray))
+    try:
+        joined, joined_cells = grid_corners(line_ink(gray))
+        if joined_cells > cells:
+            corners = joined
+    except RecognitionError:
+        pass
+    width, height = grid_size(gray, corners)
+    row_numbers, col_numbers, text_height = _clue_numbers(gray, corners, width, height)
+    rate = min(np.mean([bool(n) for n in row_numbers]), np.mean([bool(n) for n in col_numbers]))
+    if rate < CLUE_RATE:
+        raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
+                           "lines have clue numbers beside them: this does not look like a "
+                           "nonogram (send it with kind 'auto')", float(rate))
+    ratio = digit_ratio([n for line in row_numbers + col_numbers for n in line])
+    row_clues = [_read_numbers(n, text_height, ratio) for n in row_numbers]
+    col_clues = [_read_numbers(n, text_height, ratio) for n in col_numbers]
+    inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
+    grid = np.stack(np.meshgrid(np.arange(width + 1), np.arange(height + 1)), axis=-1)
+    lattice = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float32), inverse)
+    return NonogramRead(width, height, corners, lattice.reshape(height + 1, width + 1, 2),
+                        row_clues, col_clues, _entries(gray, corners, width, height))

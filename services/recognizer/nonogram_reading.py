@@ -1,0 +1,79 @@
+"""The nonogram branch of recognize(): a picture's nonogram as a Reading, or None."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from services.contracts import Reading
+from services.recognizer.decode import decode, decode_region
+from services.recognizer.errors import RecognitionError
+from services.recognizer.nonogram import NoGrid, NotANonogram, read_nonogram
+
+
+def _points(array: np.ndarray) -> list:
+    return [(round(float(x), 2), round(float(y), 2)) for x, y in array]
+
+
+SHRUNK = 1.2  # an upload shrunk at least this much to the working size ...
+SMALL_CELL = 24  # ... whose cells are smaller than this there is read again finer
+FINE_SIDE = 2048  # pixels along the longer side of that finer reading
+SOME_CLUES = 0.3  # a grid with clues beside this share of its lines may be a nonogram
+
+
+def _cell_side(read) -> float:
+    corners = read.corners
+    return min(float(np.linalg.norm(corners[1] - corners[0])) / read.width,
+               float(np.linalg.norm(corners[3] - corners[0])) / read.height)
+
+
+def _at_full_resolution(image: bytes, width: int, height: int, read, scale: float):
+    """(the nonogram read from the upload at up to FINE_SIDE pixels, its scale); `read`
+    (may be None) stays when the finer picture cannot be decoded."""
+    region = decode_region(image, (0, 0, width, height), FINE_SIDE)
+    if region is None or region.scale >= scale:
+        if read is None:
+            raise RecognitionError("the picture could not be read at a finer resolution")
+        return read, scale
+    return read_nonogram(region.gray), region.scale
+
+
+def nonogram_reading(image: bytes, kind: str) -> Reading | None:
+    """The Reading of a nonogram picture. With kind 'auto', None when the grid found has
+    no clues beside it (a sudoku, say) or no grid is found at all (the sudoku reader then
+    gives its own advice); with kind 'nonogram', RecognitionError then."""
+    started = time.perf_counter()
+    gray, scale, (width, height) = decode(image)
+    try:
+        read = read_nonogram(gray)
+        if scale > SHRUNK and _cell_side(read) < SMALL_CELL:
+            read, scale = _at_full_resolution(image, width, height, read, scale)
+    except RecognitionError as error:
+        # A photo of a large puzzle, shrunk to the working size, may keep its grid's
+        # lines but lose the thin ones or the clues' digits: read again finer, unless
+        # the picture plainly holds no grid, or a grid with nearly no clues (a sudoku).
+        hopeless = isinstance(error, NoGrid) or (
+            isinstance(error, NotANonogram) and error.clue_rate < SOME_CLUES)
+        if scale <= SHRUNK or (hopeless and kind != "nonogram"):
+            if kind == "nonogram":
+                raise
+            return None
+        try:
+            read, scale = _at_full_resolution(image, width, height, None, scale)
+        except RecognitionError:
+            if kind == "nonogram":
+                raise error from None
+            return None
+    lattice = read.lattice * scale
+    lattice[..., 0] = np.clip(lattice[..., 0], 0, width - 1)
+    lattice[..., 1] = np.clip(lattice[..., 1], 0, height - 1)
+    quads = [[_points(np.array([lattice[r, c], lattice[r, c + 1], lattice[r + 1, c + 1],
+                                lattice[r + 1, c]])) for c in range(read.width)]
+             for r in range(read.height)]
+    corners = np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
+    return Reading(kind="nonogram", size=max(read.width, read.height), width=read.width,
+                   height=read.height, cells=[], row_clues=read.row_clues,
+                   col_clues=read.col_clues, entries=read.entries, image_size=(width, height),
+                   corners=_points(corners), cell_quads=quads,
+                   timings={"nonogram": round(time.perf_counter() - started, 4)})

@@ -1,0 +1,122 @@
+"""Issue 17: nonograms read from pictures, made by the project's own renderer.
+
+Before the nonogram reader, kind=auto read a nonogram screenshot as a 9x9 sudoku (or
+found no grid) and kind=nonogram was refused.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gridsight.synth.nonogram_render import (
+    CROSSED,
+    FILLED,
+    half_filled_marks,
+    render_nonogram,
+)
+from gridsight.synth.photo import photograph
+from gridsight.synth.puzzles import make_nonogram, make_sudoku
+from gridsight.synth.render import render_sudoku
+from services.contracts import ClueReading, SumCandidate
+from services.recognizer import RecognitionError, recognize
+from services.solver import solve_page, solve_puzzle
+
+from .conftest import to_bytes
+
+
+def unique_nonogram(seed: int, width: int, height: int):
+    """(puzzle, picture) of a random drawing whose clues have exactly one solution."""
+    rng = random.Random(seed)
+    while True:
+        puzzle, picture = make_nonogram(rng, width, height, 0.55, smooth=1)
+        if solve_puzzle(puzzle).verdict == "unique":
+            return puzzle, picture
+
+
+def clue_values(reading):
+    def line(clue):
+        values = [n.candidates[0].value for n in clue]
+        return [] if values == [0] else values
+
+    return [line(c) for c in reading.row_clues], [line(c) for c in reading.col_clues]
+
+
+@pytest.mark.parametrize(("width", "height", "style", "held_out", "seed"), [
+    (10, 10, "plain", False, 1),
+    (15, 20, "app", False, 2),
+    (20, 15, "grey", True, 3),  # held-out fonts
+    (25, 25, "newspaper", False, 4),
+    (30, 20, "pastel", True, 5),  # held-out style and fonts
+])
+def test_screenshot_is_read_and_solved_exactly(width, height, style, held_out, seed):
+    puzzle, picture = unique_nonogram(seed, width, height)
+    image = render_nonogram(puzzle, style=style, seed=seed, held_out_fonts=held_out,
+                            title=seed % 2 == 1)
+    reading = recognize(to_bytes(image))  # kind=auto
+    assert reading.kind == "nonogram"
+    assert (reading.width, reading.height) == (width, height)
+    assert clue_values(reading) == (puzzle.rows, puzzle.cols)
+    lattice = np.asarray(image.info["lattice"])
+    corners = np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
+    assert np.abs(np.asarray(reading.corners) - corners).max() < 3
+    result = solve_page(reading)
+    assert result.status == "solved", result.message
+    assert result.solution == picture
+
+
+def test_half_filled_screenshot_reads_marks_as_entries():
+    puzzle, picture = unique_nonogram(7, 15, 15)
+    marks = half_filled_marks(picture, random.Random(7))
+    image = render_nonogram(puzzle, style="app", seed=7, marks=marks)
+    reading = recognize(to_bytes(image), "nonogram")
+    read = np.asarray(reading.entries).argmax(axis=-1)
+    assert (read == np.asarray(marks)).all()
+    assert (np.asarray(marks) == FILLED).any() and (np.asarray(marks) == CROSSED).any()
+    result = solve_page(reading)
+    assert result.status == "solved" and result.solution == picture
+    assert result.entries == marks and result.wrong_entries == []
+
+
+def test_a_misread_clue_number_is_repaired_and_named():
+    puzzle, picture = unique_nonogram(8, 10, 10)
+    reading = recognize(to_bytes(render_nonogram(puzzle, style="plain", seed=8)))
+    # The first row's first number read as another value, its true one the runner-up.
+    true = puzzle.rows[0][0]
+    wrong = true + 1 if true < 9 else true - 1
+    reading.row_clues[0][0] = ClueReading(candidates=[SumCandidate(value=wrong, prob=0.6),
+                                                      SumCandidate(value=true, prob=0.4)])
+    result = solve_page(reading)
+    assert result.status == "needs_review"
+    assert result.solution == picture
+    assert [(s.what, s.row, s.col, s.read, s.chosen) for s in result.suspects] == [
+        ("row_clue", 0, 0, wrong, true)]
+
+
+def test_clues_that_cannot_hold_go_to_review_not_solved():
+    puzzle, _ = unique_nonogram(9, 10, 10)
+    reading = recognize(to_bytes(render_nonogram(puzzle, style="plain", seed=9)))
+    reading.row_clues[0] = [ClueReading(candidates=[SumCandidate(value=12, prob=1.0)])]
+    result = solve_page(reading)  # 12 does not fit a line of 10, and nothing else was read
+    assert result.status == "needs_review" and result.solution is None
+    assert result.suspects
+
+
+def test_photo_of_a_nonogram_is_read_as_one():
+    puzzle, picture = unique_nonogram(10, 10, 10)
+    image = render_nonogram(puzzle, style="plain", seed=10, cell_px=40)
+    photo, _ = photograph(image, rng=np.random.default_rng(10), fill=(0.85, 0.95),
+                          out_size=(1600, 1200), rotation=3, perspective=0.03, clutter=False)
+    reading = recognize(to_bytes(photo, "JPEG", quality=90))
+    assert reading.kind == "nonogram"
+    assert (reading.width, reading.height) == (10, 10)
+
+
+def test_sudoku_picture_is_still_a_sudoku_and_not_a_nonogram():
+    givens, _ = make_sudoku(random.Random(11))
+    data = to_bytes(render_sudoku(givens, style="app", seed=11))
+    assert recognize(data).kind == "sudoku"
+    with pytest.raises(RecognitionError):
+        recognize(data, "nonogram")
