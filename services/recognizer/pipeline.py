@@ -66,6 +66,7 @@ CLEAR_FIT = 0.98
 # binarize in part only: a 16x16 lattice on every line fits from about 0.75 up.
 LARGE_GOOD_FIT = 0.75
 OUTLINES_TRIED = 6  # per framing, best-scoring first
+INSIDE_LARGER = 0.45  # a 9x9 lattice whose inner lines carry on this much (two sides of four)
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -121,6 +122,10 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     # on the lines, standing on its own (not one box of a larger grid).
                     if side != SIZE and (fit < (GOOD_FIT if side <= SIZE else LARGE_GOOD_FIT)
                                          or continues_outside(binary, corners, side) > 0.5):
+                        continue
+                    # Nor is a 9x9 lattice whose lines carry on past two of its sides:
+                    # nine rows and columns of a 16x16 grid, cut out by its own lines.
+                    if side == SIZE and continues_outside(binary, corners, side) > INSIDE_LARGER:
                         continue
                     if side_score < MIN_SCORE and fit < GOOD_FIT:
                         break
