@@ -175,9 +175,16 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
     is one letter, or two digits). The specks' chance is that way's too: two digits that
     touch ("12" in a slab face) look like no glyph the symbol model knows, so as one
     glyph they read as a speck, while their two halves read as digits."""
-    values = [_values(convention, n, *glyphs) for glyphs in ways]
+    values = [_values(convention, n, *glyphs) * (1.0 if k == 0 else OTHER_CUT)
+              for k, glyphs in enumerate(ways)]
     best = int(np.argmax([v.sum() for v in values]))
     return values[best], float(np.prod(ways[best][1][:, SPECK]))
+
+
+# The cut as the gaps part the ink comes first; another cut (two pieces read as one glyph,
+# a wide glyph as two) wins only when it explains the ink this much better: the symbol
+# model never saw two digits as one glyph, and may call a "10" joined a digit.
+OTHER_CUT = 0.5
 
 
 GLYPH_CELL = 48  # pixels per cell where glyphs are cut (the 9x9 reader's PATCH is 32)
