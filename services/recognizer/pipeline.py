@@ -66,7 +66,6 @@ CLEAR_FIT = 0.98
 # binarize in part only: a 16x16 lattice on every line fits from about 0.75 up.
 LARGE_GOOD_FIT = 0.75
 OUTLINES_TRIED = 6  # per framing, best-scoring first
-INSIDE_LARGER = 0.45  # a 9x9 lattice whose inner lines carry on this much (two sides of four)
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -87,7 +86,6 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     seen_any = False
     best, best_fit = None, -1.0
-    set_aside = None
     tried: dict[int, list[np.ndarray]] = {0: [], PAD: []}
     framings: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -126,14 +124,6 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     if side != SIZE and (fit < _fit_needed(side, best_fit)
                                          or continues_outside(binary, corners, side) > 0.5):
                         continue
-                    # A 9x9 lattice whose lines carry on past two of its sides may be nine
-                    # rows and columns of a 16x16 grid, cut out by its own lines: it is
-                    # kept aside, and taken only when no other lattice counts (some real
-                    # 9x9 pages print lines on past the grid).
-                    if side == SIZE and continues_outside(binary, corners, side) > INSIDE_LARGER:
-                        if set_aside is None:
-                            set_aside = (corners - pad, lattice - pad)
-                        continue
                     # (A side other than 9 passed its own test above: the score here is
                     # the 9x9 one, low for a grid of thin light lines whose fit passed.)
                     if side_score < MIN_SCORE and fit < GOOD_FIT and side == SIZE:
@@ -148,8 +138,6 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             return best  # a 9x9 lattice lying well: other sides are not tried
     if best is not None:  # the best lattice found, though it lies less well on the lines
         return best
-    if set_aside is not None:
-        return set_aside
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
