@@ -14,6 +14,7 @@ style, so the figures say how the model reads faces and line weights it never sa
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 from sklearn.neural_network import MLPClassifier
@@ -24,9 +25,8 @@ from gridsight.synth.fonts import digit_fonts, font_family
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import STYLES, SYMBOLS, render_sudoku, symbol_text
-from services.recognizer.cells import PATCH, ink_map, straighten
 from services.recognizer.decode import decode
-from services.recognizer.symbols import SYMBOL_CLASSES, glyph_features
+from services.recognizer.symbols import GLYPH_CELL, SYMBOL_CLASSES, glyph_hypotheses, glyph_ink
 
 HELD_OUT_STYLE = "bold"
 
@@ -47,15 +47,23 @@ def glyph_class(char: str) -> int:
 SPECK_CLASS = SYMBOL_CLASSES.index("speck")
 
 
+GLYPH_SIZES = (0.88, 1.12)  # training glyphs drawn this much smaller or larger than the style's
+
+
 def grid_picture(seed: int, fonts: list[str], styles: list[str], photo: bool,
-                 size: int | None = None, symbols: str | None = None, noisy: bool = False):
+                 size: int | None = None, symbols: str | None = None, noisy: bool = False,
+                 vary_size: bool = False):
     """(picture bytes as the recognizer would get them, givens, lattice in the decoded
-    picture's pixels, convention) of one rendered grid."""
+    picture's pixels, convention) of one rendered grid. `vary_size`: glyphs drawn larger
+    or smaller than the style's own size (GLYPH_SIZES), as print and apps differ."""
     rng = random.Random(seed)
     size = size or rng.choice([12, 16])
     symbols = symbols or rng.choice(SYMBOLS)
     givens, _ = make_sudoku(rng, size, unique=False, target_clues=int(size * size * 0.5))
-    image = render_sudoku(givens, font=rng.choice(fonts), style=rng.choice(styles),
+    look = STYLES[rng.choice(styles)]
+    if vary_size:
+        look = replace(look, digit_height=look.digit_height * rng.uniform(*GLYPH_SIZES))
+    image = render_sudoku(givens, font=rng.choice(fonts), style=look,
                           cell_px=rng.randint(24, 44), seed=seed, symbols=symbols,
                           jitter=rng.uniform(0, 0.04))
     lattice = np.asarray(image.info["lattice"], float)
@@ -71,26 +79,33 @@ def grid_picture(seed: int, fonts: list[str], styles: list[str], photo: bool,
     return buffer.getvalue(), givens, lattice, symbols
 
 
-def glyph_set(seeds, fonts: list[str], styles: list[str], photo_share: float = 0.4):
-    """(features, classes) of every glyph of the grids drawn from `seeds`."""
+def glyph_set(seeds, fonts: list[str], styles: list[str], photo_share: float = 0.4,
+              vary_size: bool = False):
+    """(features, classes) of every glyph of the grids drawn from `seeds`. A number whose
+    two digits touch is learnt from the cut that parts them (symbols.split_glyph), as the
+    recognizer reads it."""
     xs, ys = [], []
     for seed in seeds:
         photo = random.Random(seed * 7 + 1).random() < photo_share
         noisy = random.Random(seed * 7 + 2).random() < 0.3
-        data, givens, lattice, symbols = grid_picture(seed, fonts, styles, photo, noisy=noisy)
+        data, givens, lattice, symbols = grid_picture(seed, fonts, styles, photo, noisy=noisy,
+                                                      vary_size=vary_size)
         gray, scale, _ = decode(data)
-        ink = ink_map(straighten(gray, lattice / scale))
+        ink = glyph_ink(gray, lattice / scale)
         n = len(givens)
         for r in range(n):
             for c in range(n):
-                vectors = glyph_features(ink[r * PATCH:(r + 1) * PATCH,
-                                             c * PATCH:(c + 1) * PATCH])
+                ways = glyph_hypotheses(ink[r * GLYPH_CELL:(r + 1) * GLYPH_CELL,
+                                            c * GLYPH_CELL:(c + 1) * GLYPH_CELL])
+                if not ways:
+                    continue
                 if not givens[r][c]:  # ink in a blank cell: specks, whatever their number
-                    xs += vectors
-                    ys += [SPECK_CLASS] * len(vectors)
+                    xs += ways[0]
+                    ys += [SPECK_CLASS] * len(ways[0])
                     continue
                 text = symbol_text(givens[r][c], symbols)
-                if len(vectors) != len(text):
+                vectors = next((way for way in ways if len(way) == len(text)), None)
+                if vectors is None:
                     continue
                 xs += vectors
                 ys += [glyph_class(ch) for ch in text]
@@ -101,7 +116,7 @@ def train(grids: int = 240, seed: int = 0):
     """The fitted pipeline, trained on training fonts and styles only."""
     fonts, _ = font_split()
     styles = [s for s in sorted(STYLES) if s != HELD_OUT_STYLE]
-    x, y = glyph_set(range(seed, seed + grids), fonts, styles)
+    x, y = glyph_set(range(seed, seed + grids), fonts, styles, vary_size=True)
     model = make_pipeline(StandardScaler(), MLPClassifier(
         hidden_layer_sizes=(96,), alpha=1e-3, max_iter=80, early_stopping=True,
         random_state=seed))

@@ -47,12 +47,13 @@ def _source_map(lattice_bytes: bytes, shape: tuple, cell: int) -> tuple[np.ndarr
     return src[..., 0].copy(), src[..., 1].copy()
 
 
-def ink_map(straight: np.ndarray) -> np.ndarray:
-    """Relative darkness against the local paper, scaled so the grid's ink is about 1."""
+def ink_map(straight: np.ndarray, cell: int = PATCH) -> np.ndarray:
+    """Relative darkness against the local paper, scaled so the grid's ink is about 1.
+    `cell`: the straightened picture's pixels per cell."""
     gray = straight.astype(np.float32) + 1.0
     # Paper brightness: a max filter wider than any stroke, then smoothed.
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PATCH // 2 + 1, PATCH // 2 + 1))
-    paper = cv2.GaussianBlur(cv2.dilate(gray, kernel), (0, 0), PATCH / 4)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cell // 2 + 1, cell // 2 + 1))
+    paper = cv2.GaussianBlur(cv2.dilate(gray, kernel), (0, 0), cell / 4)
     paper = np.maximum(paper, gray)
     darkness = 1.0 - gray / paper
     contrast = max(0.15, float(np.percentile(darkness, 99.5)))
@@ -71,16 +72,37 @@ def _blank_hog() -> np.ndarray:
     return _hog().compute(np.zeros((DIGIT, DIGIT), np.uint8)).ravel()
 
 
-def _clear_border_lines(strokes: np.ndarray) -> np.ndarray:
-    """Zero rows and columns near the cell's edge that are mostly ink: grid-line remnants."""
+def _clear_border_lines(strokes: np.ndarray, by_runs: bool = False) -> np.ndarray:
+    """Zero rows and columns near the cell's edge that are mostly ink: grid-line remnants.
+    `by_runs`: only those holding one unbroken run of ink across most of the cell. A large
+    glyph's side (the right stroke of a 0 near the line) is mostly ink over the cell's
+    height too, but parted from the lines across its ends."""
     p = strokes.shape[0]
     band = int(0.2 * p)
     out = strokes.copy()
     for edge in (slice(0, band), slice(p - band, p)):
-        rows = np.flatnonzero(strokes[edge, :].mean(axis=1) > 0.6) + edge.start
+        if by_runs:
+            rows = np.flatnonzero(_longest_runs(strokes[edge, :]) > LINE_RUN * p) + edge.start
+            cols = np.flatnonzero(_longest_runs(strokes[:, edge].T) > LINE_RUN * p) + edge.start
+        else:
+            rows = np.flatnonzero(strokes[edge, :].mean(axis=1) > 0.6) + edge.start
+            cols = np.flatnonzero(strokes[:, edge].mean(axis=0) > 0.6) + edge.start
         out[rows, :] = 0
-        cols = np.flatnonzero(strokes[:, edge].mean(axis=0) > 0.6) + edge.start
         out[:, cols] = 0
+    return out
+
+
+LINE_RUN = 0.7  # a grid line's remnant runs unbroken across this share of the cell
+
+
+def _longest_runs(lines: np.ndarray) -> np.ndarray:
+    """Length of the longest run of nonzero pixels in each row of `lines`."""
+    padded = np.pad(lines.astype(bool), ((0, 0), (1, 1)))
+    out = np.zeros(len(lines), int)
+    for k, row in enumerate(padded):
+        edges = np.flatnonzero(np.diff(row.astype(np.int8)))
+        if len(edges):
+            out[k] = int((edges[1::2] - edges[0::2]).max())
     return out
 
 
@@ -115,7 +137,8 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
         # Every blob lies in the edge band, away from the middle: remnants all (see
         # mostly_edge below). Most blank cells end here, without labelling.
         return np.zeros((p, p), bool)
-    strokes = _clear_border_lines(_with_faint_joins(ink, stroke_pixels).astype(np.uint8))
+    strokes = _clear_border_lines(_with_faint_joins(ink, stroke_pixels).astype(np.uint8),
+                                  by_runs=centred_bars)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     edge_band = np.ones((p, p), bool)
     edge_band[inset, inset] = False

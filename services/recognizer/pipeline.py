@@ -112,6 +112,8 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 for side in (size, SIZE) if size != SIZE and not other_sides else (size,):
                     if other_sides and side == SIZE:
                         break
+                    if _shortest_side(outline) < MIN_CELL_PX * side:
+                        continue  # cells too small to hold a readable digit
                     found = _lattice_in(binary, outline, side)
                     if found is None:
                         continue
@@ -120,10 +122,12 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
                     # on the lines, standing on its own (not one box of a larger grid).
-                    if side != SIZE and (fit < (GOOD_FIT if side <= SIZE else LARGE_GOOD_FIT)
+                    if side != SIZE and (fit < _fit_needed(side, best_fit)
                                          or continues_outside(binary, corners, side) > 0.5):
                         continue
-                    if side_score < MIN_SCORE and fit < GOOD_FIT:
+                    # (A side other than 9 passed its own test above: the score here is
+                    # the 9x9 one, low for a grid of thin light lines whose fit passed.)
+                    if side_score < MIN_SCORE and fit < GOOD_FIT and side == SIZE:
                         break
                     if fit > best_fit:
                         best, best_fit = (corners - pad, lattice - pad), fit
@@ -138,6 +142,29 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
+
+
+# An outline whose side is shorter than this many pixels a cell is no grid one can read:
+# such small quads (between a small screenshot's digits, say) can still lie on lines.
+MIN_CELL_PX = 8
+
+
+def _shortest_side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
+
+
+# A smaller grid with thin light-grey lines, which binarize in part only, lies on them
+# less well than GOOD_FIT; it still counts from LARGE_GOOD_FIT when it lies this much
+# better than any lattice found so far (the page's outline taken for a 9x9 grid lies at
+# about 0.5).
+CLEARLY_BETTER_FIT = 0.2
+
+
+def _fit_needed(side: int, best_fit: float) -> float:
+    """How well a lattice of another side than 9 must lie on the lines to count."""
+    if side > SIZE:
+        return LARGE_GOOD_FIT
+    return min(GOOD_FIT, max(LARGE_GOOD_FIT, best_fit + CLEARLY_BETTER_FIT))
 
 
 def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int):

@@ -22,7 +22,6 @@ import joblib
 import numpy as np
 
 from services.recognizer.cells import (
-    PATCH,
     digit_mask,
     features,
     ink_map,
@@ -170,10 +169,32 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
     return out
 
 
-def _cell_values(convention: str, n: int, ways: list) -> np.ndarray:
-    """Values 1..n of a cell under a convention, over the ways its ink can be cut: the
-    way the convention explains best decides (a wide glyph is one letter, or two digits)."""
-    return max((_values(convention, n, *glyphs) for glyphs in ways), key=np.sum)
+def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float]:
+    """(values 1..n of a cell under a convention, the chance its ink is specks), over the
+    ways its ink can be cut: the way the convention explains best decides (a wide glyph
+    is one letter, or two digits). The specks' chance is that way's too: two digits that
+    touch ("12" in a slab face) look like no glyph the symbol model knows, so as one
+    glyph they read as a speck, while their two halves read as digits."""
+    values = [_values(convention, n, *glyphs) * (1.0 if k == 0 else OTHER_CUT)
+              for k, glyphs in enumerate(ways)]
+    best = int(np.argmax([v.sum() for v in values]))
+    return values[best], float(np.prod(ways[best][1][:, SPECK]))
+
+
+# The cut as the gaps part the ink comes first; another cut (two pieces read as one glyph,
+# a wide glyph as two) wins only when it explains the ink this much better: the symbol
+# model never saw two digits as one glyph, and may call a "10" joined a digit.
+OTHER_CUT = 0.5
+
+
+GLYPH_CELL = 48  # pixels per cell where glyphs are cut (the 9x9 reader's PATCH is 32)
+
+
+def glyph_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """The grid's ink straightened at GLYPH_CELL pixels a cell. Glyphs are cut finer than
+    the 9x9 reader's cells: a large letter's bar or a J's hook that nearly touches a grid
+    line merges with it at 32 px a cell and is cleared with the line (F read as I)."""
+    return ink_map(straighten(gray, lattice, GLYPH_CELL), GLYPH_CELL)
 
 
 def read_symbols(gray: np.ndarray, lattice: np.ndarray,
@@ -190,25 +211,25 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     # The digit model's blank reading holds for cells without glyphs; it never saw
     # letters or two-digit numbers, so a cell with glyphs is blank when they are specks.
     blank = blank_and_digits[..., 0]
-    ink = ink_map(straight)
+    ink = glyph_ink(gray, lattice)
     cells = {}
     for r in range(n):
         for c in range(n):
-            ways = glyph_hypotheses(ink[r * PATCH:(r + 1) * PATCH, c * PATCH:(c + 1) * PATCH])
+            ways = glyph_hypotheses(ink[r * GLYPH_CELL:(r + 1) * GLYPH_CELL,
+                                        c * GLYPH_CELL:(c + 1) * GLYPH_CELL])
             if ways:
                 cells[(r, c)] = [_glyph_readings(vectors) for vectors in ways]
     # The convention explaining the most of the glyphs' readings (log of each cell's
     # explained mass, summed).
-    explained = {conv: sum(np.log(max(_cell_values(conv, n, ways).sum(), 1e-12))
+    explained = {conv: sum(np.log(max(_cell_values(conv, n, ways)[0].sum(), 1e-12))
                            for ways in cells.values()) for conv in CONVENTIONS}
     convention = max(CONVENTIONS, key=lambda conv: explained[conv])
     probs = np.empty((n, n, n + 1))  # cells without a glyph: the blank reading's doubt
     probs[..., 0] = blank
     probs[..., 1:] = ((1 - blank) / n)[..., None]
     for (r, c), ways in cells.items():
-        values = _cell_values(convention, n, ways)
+        values, specks = _cell_values(convention, n, ways)
         values = values / max(values.sum(), 1e-12) + FLOOR
-        specks = float(np.prod(ways[0][1][:, SPECK]))
         probs[r, c, 0] = specks
         probs[r, c, 1:] = (1 - specks) * values / values.sum()
     return probs, convention
