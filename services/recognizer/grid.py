@@ -7,6 +7,8 @@ would have inside it, against the ink between them.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import cv2
 import numpy as np
 
@@ -59,7 +61,15 @@ def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
         # On a clean outline both give the same corners: score them once.
         if len(approx) != 4 or np.abs(extreme - quads[-1]).max() > 1.0:
             quads.append(extreme)
+        if len(approx) in SPUR_CORNERS:
+            quads += [order_corners(approx[list(keep)]) for keep in
+                      combinations(range(len(approx)), 4)]
     return quads
+
+
+# A shadow's or the page's edge running on from one corner of the grid adds a spur to its
+# outline: the hull gets a corner or two more than four, the grid's own four among them.
+SPUR_CORNERS = (5, 6)
 
 
 def straight_lines(binary: np.ndarray) -> np.ndarray:
