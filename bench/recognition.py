@@ -75,11 +75,11 @@ FAILURE_CLASSES = {
     "photo: creases": {"creases": 2},
     "photo: shadow stripes": {"stripes": 3},
     "photo: deep shadow at a grid corner": {"corner_shadow": True},
-    "photo: shadow beside the grid from a corner": {"spur_shadow": True},
     "photo: dark": {"exposure": "dark"},
     "photo: faded": {"exposure": "faded"},
     "photo: heavy noise": {"noise": 16.0},
     "photo: inverted": {"exposure": "inverted"},
+    "photo: shadow beside the grid from a corner": {"spur_shadow": True},
 }
 
 
