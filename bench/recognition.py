@@ -85,6 +85,7 @@ FAILURE_CLASSES = {
     "photo: faded": {"exposure": "faded"},
     "photo: heavy noise": {"noise": 16.0},
     "photo: inverted": {"exposure": "inverted"},
+    "photo: shadow beside the grid from a corner": {"spur_shadow": True},
 }
 
 

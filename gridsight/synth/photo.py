@@ -168,7 +168,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
                out_size: tuple[int, int] = (1024, 768),
                lattice=None, header_frame: bool = False, creases: int = 0,
                stripes: int = 0, exposure: str = "normal",
-               corner_shadow: bool = False) -> tuple[Image.Image, Truth]:
+               corner_shadow: bool = False,
+               spur_shadow: bool = False) -> tuple[Image.Image, Truth]:
     """Photograph a rendered puzzle; returns the photo and where its grid went.
 
     curvature: page bend as a share of the page height (0.03 is a mild bend).
@@ -177,7 +178,9 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     shorter side the page spans. blur: Gaussian sigma in photo pixels. noise: sensor noise
     sigma in grey levels. shadow, lighting: darkest share of a cast shadow and a light
     falloff. corner_shadow: a deep, sharp shadow (a hand, the phone) over the page beyond
-    one of the grid's corners, its edge touching that corner.
+    one of the grid's corners, its edge touching that corner. spur_shadow: a shadow
+    (a hand beside the grid) in a wedge from one corner, one edge running on along a grid
+    side, the other turned away from the grid: the outline runs on along that edge.
     """
     rng = _np_rng(rng)
     lat = np.asarray(lattice if lattice is not None else img.info["lattice"], dtype=float)
@@ -213,6 +216,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
         photo *= _stripes(w, h, rng, stripes)[..., None]
     if corner_shadow:
         photo *= _corner_shadow(w, h, lat, rng)[..., None]
+    if spur_shadow:
+        photo *= _spur_shadow(w, h, lat, rng)[..., None]
     photo = _expose(photo, exposure, rng)
     if blur > 0:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
@@ -283,6 +288,30 @@ def _corner_shadow(w: int, h: int, lattice: np.ndarray,
     cv2.fillPoly(mask, [np.round(wedge).astype(np.int32)], 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.8, 2.5))
     return 1.0 - rng.uniform(0.75, 0.92) * mask
+
+
+def _spur_shadow(w: int, h: int, lattice: np.ndarray,
+                 rng: np.random.Generator) -> np.ndarray:
+    """Brightness factor of a shadow in a wedge at one grid corner (light enough for the
+    paper in it to stay paper, so the local threshold draws its edge as a line): one edge runs on
+    along a grid side beyond the corner, the other is turned 25-65 degrees from it towards
+    the grid's side of that line, so the shadow lies beside the grid and meets it only
+    at the corner."""
+    corners = np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
+    k = int(rng.integers(4))
+    corner, before, after = corners[k], corners[k - 1], corners[(k + 1) % 4]
+    if rng.random() < 0.5:
+        before, after = after, before
+    along = (corner - before) / np.linalg.norm(corner - before)
+    towards = after - corner
+    turn = np.deg2rad(rng.uniform(25, 65)) * np.sign(along[0] * towards[1] - along[1] * towards[0])
+    rotate = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    far = 4 * max(w, h)
+    wedge = np.array([corner, corner + far * along, corner + far * (rotate @ along)])
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillPoly(mask, [np.round(wedge).astype(np.int32)], 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.8, 2.5))
+    return 1.0 - rng.uniform(0.3, 0.55) * mask
 
 
 def _stripes(w: int, h: int, rng: np.random.Generator, count: int) -> np.ndarray:

@@ -7,6 +7,8 @@ would have inside it, against the ink between them.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import cv2
 import numpy as np
 
@@ -51,7 +53,7 @@ def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
     hulls = [h for h in hulls if cv2.contourArea(h) >= min_area]
     hulls.sort(key=cv2.contourArea, reverse=True)
     quads = []
-    for hull in hulls[:limit]:
+    for rank, hull in enumerate(hulls[:limit]):
         approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
         if len(approx) == 4:
             quads.append(order_corners(approx))
@@ -59,7 +61,18 @@ def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
         # On a clean outline both give the same corners: score them once.
         if len(approx) != 4 or np.abs(extreme - quads[-1]).max() > 1.0:
             quads.append(extreme)
+        if rank < SPUR_HULLS and len(approx) in SPUR_CORNERS:
+            quads += [order_corners(approx[list(keep)]) for keep in
+                      combinations(range(len(approx)), 4)]
     return quads
+
+
+# A shadow's or the page's edge running on from one corner of the grid adds a spur to its
+# outline: the hull gets a corner or two more than four, the grid's own four among them.
+SPUR_CORNERS = (5, 6)
+# Only the largest hulls (a grid with its spur is among them): a killer's many cage
+# outlines would otherwise each add up to 15 outlines to score and trace.
+SPUR_HULLS = 3
 
 
 def straight_lines(binary: np.ndarray) -> np.ndarray:

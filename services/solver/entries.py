@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.contracts import Reading, SolveResult, WrongEntry
+from services.contracts import Reading, SolveResult, Suspect, WrongEntry
 from services.solver.repair import normalise_fixed, solve_reading
 
 BLANK, PRINTED, ENTRY, NOTES = range(4)
@@ -36,11 +36,14 @@ def page_marks(reading: Reading) -> tuple[list[list[int]], list[tuple[int, int]]
 MISREAD_FLOOR = 0.005
 
 
-def wrong_entries(entries: list[list[int]], solution: list[list[int]],
-                  entry_probs: list | None = None) -> list[WrongEntry]:
-    """Entries that contradict the solution; with `entry_probs` ([r][c][v] as in the
-    Reading), only those whose reading gives the correct digit < MISREAD_FLOOR."""
-    out = []
+def contradictions(entries: list[list[int]], solution: list[list[int]],
+                   entry_probs: list | None = None) -> tuple[list[WrongEntry], list[Suspect]]:
+    """(wrong entries, doubtful entries): the entries that contradict the solution, split
+    by their reading. Most of a person's digits are right, so an entry whose reading
+    leaves the correct digit MISREAD_FLOOR or more is more likely a misread than a
+    mistake: it is reported as doubtful (an `uncertain` suspect: read, and the solution's
+    digit), not listed as wrong. Without `entry_probs` every contradiction is wrong."""
+    wrong, doubtful = [], []
     for r, row in enumerate(entries):
         for c, v in enumerate(row):
             right = solution[r][c]
@@ -48,10 +51,21 @@ def wrong_entries(entries: list[list[int]], solution: list[list[int]],
                 continue
             if entry_probs is not None:
                 digits = np.asarray(entry_probs[r][c][1:], float)
-                if digits[right - 1] / max(digits.sum(), 1e-12) >= MISREAD_FLOOR:
+                digits = digits / max(digits.sum(), 1e-12)
+                if digits[right - 1] >= MISREAD_FLOOR:
+                    doubtful.append(Suspect(what="cell", row=r, col=c, read=v, chosen=right,
+                                            read_prob=round(float(digits[v - 1]), 6),
+                                            chosen_prob=round(float(digits[right - 1]), 6)))
                     continue
-            out.append(WrongEntry(row=r, col=c, written=v, correct=right))
-    return out
+            wrong.append(WrongEntry(row=r, col=c, written=v, correct=right))
+    return wrong, doubtful
+
+
+def wrong_entries(entries: list[list[int]], solution: list[list[int]],
+                  entry_probs: list | None = None) -> list[WrongEntry]:
+    """Entries that contradict the solution; with `entry_probs` ([r][c][v] as in the
+    Reading), only those whose reading gives the correct digit < MISREAD_FLOOR."""
+    return contradictions(entries, solution, entry_probs)[0]
 
 
 def with_entries_as_givens(reading: Reading, entries: list[list[int]]) -> Reading:
@@ -131,7 +145,14 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
                        "message": "the printed givens have more than one solution; this "
                        "one is the solution that agrees with your own digits"}
     if result.solution is not None and result.verdict in ("unique", "multiple"):
-        update["wrong_entries"] = wrong_entries(entries, result.solution, entry_probs)
+        update["wrong_entries"], doubtful = contradictions(entries, result.solution,
+                                                            entry_probs)
+        if doubtful:
+            # The solution stands; whether those digits are the person's mistakes is
+            # for them to look at.
+            update["uncertain"] = result.uncertain + doubtful
+            if result.status == "solved":
+                update["status"] = "needs_review"
         if update["wrong_entries"] and not update.get("entries_used"):
             update["message"] = (result.message + f"; {len(update['wrong_entries'])} of "
                                  "your digits contradict the solution")

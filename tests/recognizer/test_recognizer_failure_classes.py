@@ -1,6 +1,7 @@
 """Failure classes real photos showed, made by the project's own generators: pages turned
 in their pixels, lying EXIF orientation tags, an explicit kind, a framed heading on the
-grid, creases, shadow stripes, a deep shadow at a corner, dark and faded exposure."""
+grid, creases, shadow stripes, a deep shadow at a corner or beside the grid, dark and
+faded exposure."""
 
 from __future__ import annotations
 
@@ -132,4 +133,13 @@ def test_deep_shadow_touching_a_grid_corner(synthetic_photo, seed, style):
     """A hand's or phone's shadow whose edge meets a corner of the grid: the local
     threshold draws the shadow's edge as ink, and the outline ran on along it."""
     data, givens, truth = synthetic_photo(seed, style, corner_shadow=True)
+    check_reading(data, givens, truth, min_share=79 / 81)
+
+
+@pytest.mark.parametrize(("seed", "style"), [(360, "newspaper"), (361, "screenshot"),
+                                             (362, "bold"), (381, "newspaper")])
+def test_shadow_beside_the_grid_running_on_from_a_corner(synthetic_photo, seed, style):
+    """A hand's shadow beside the grid, its edge running on along one grid side from a
+    corner: the outline gets a spur, and its corners must still be the grid's own."""
+    data, givens, truth = synthetic_photo(seed, style, spur_shadow=True)
     check_reading(data, givens, truth, min_share=79 / 81)

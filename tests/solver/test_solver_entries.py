@@ -95,6 +95,11 @@ def test_an_entry_that_may_be_a_misread_of_the_right_digit_is_not_called_wrong()
     result = solve_page(reading.model_copy(update={"entries": entries, "cell_kinds": kinds}))
     assert result.entries[r][c] == written and result.entries[r2][c2] == written2
     assert [(w.row, w.col) for w in result.wrong_entries] == [(r2, c2)]
+    # The doubtful one surfaces for review: read, the solution's digit and both chances.
+    doubt = [(s.row, s.col, s.read, s.chosen, s.read_prob, s.chosen_prob)
+             for s in result.uncertain]
+    assert doubt == [(r, c, written, right, 0.7, 0.3)]
+    assert result.status == "needs_review" and result.solution == solution
 
 
 def test_a_corrected_cell_is_no_entry_whatever_form_the_corrections_take():
