@@ -173,7 +173,7 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
     probs, labels, seconds, exact, solved, failures, misreads = [], [], [], 0, 0, [], []
     solved_known = solve_reading is not None and solve
     total = kind_right = rotation_right = rotation_known = 0
-    suspects_right = suspects_known = 0
+    suspects_right = suspects_known = not_read = 0
     for item, data, givens, *rotation in items:
         total += 1
         started = time.perf_counter()
@@ -182,9 +182,16 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
         except RecognitionError as error:
             seconds.append(time.perf_counter() - started)
             failures.append(f"{item}: {error}")
+            not_read += 1
             continue
         seconds.append(time.perf_counter() - started)
-        kind_right += reading.kind == "sudoku"
+        if reading.kind != "sudoku" or reading.size != 9:
+            # A 9x9 sudoku read as another kind or side is a grid not found.
+            failures.append(f"{item}: read as a {reading.size}x{reading.size} "
+                            f"{reading.kind}")
+            not_read += 1
+            continue
+        kind_right += 1
         if rotation:
             rotation_known += 1
             rotation_right += reading.rotation == rotation[0]
@@ -221,7 +228,7 @@ def run(name: str, items, kind: str = "auto", solve: bool = True) -> dict:
     y = np.concatenate(labels) if labels else np.zeros(0, int)
     right = p.argmax(1) == y if len(y) else np.zeros(0, bool)
     wrong_conf = p.max(1)[~right] if len(y) else np.zeros(0)
-    read = len(seconds) - sum(1 for f in failures if ": rotation" not in f and "WRONG" not in f)
+    read = len(seconds) - not_read
     return {
         "set": name if kind == "auto" else f"{name} (kind={kind})",
         "images": total, "found": read,

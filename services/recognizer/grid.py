@@ -46,7 +46,10 @@ def _extreme_quad(hull: np.ndarray) -> np.ndarray:
     return np.array([pts[s.argmin()], pts[d.argmax()], pts[s.argmax()], pts[d.argmin()]])
 
 
-def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
+def _candidates(binary: np.ndarray, limit: int = 20,
+                spurs: list | None = None) -> list[np.ndarray]:
+    """Outlines of the largest ink shapes. With `spurs`, each of the largest hulls with a
+    corner or two more than four adds (its own outline, its 4-corner subsets) there."""
     contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = 0.01 * binary.shape[0] * binary.shape[1]
     hulls = [cv2.convexHull(c) for c in contours]
@@ -61,9 +64,9 @@ def _candidates(binary: np.ndarray, limit: int = 20) -> list[np.ndarray]:
         # On a clean outline both give the same corners: score them once.
         if len(approx) != 4 or np.abs(extreme - quads[-1]).max() > 1.0:
             quads.append(extreme)
-        if rank < SPUR_HULLS and len(approx) in SPUR_CORNERS:
-            quads += [order_corners(approx[list(keep)]) for keep in
-                      combinations(range(len(approx)), 4)]
+        if spurs is not None and rank < SPUR_HULLS and len(approx) in SPUR_CORNERS:
+            spurs.append((extreme, [order_corners(approx[list(keep)]) for keep in
+                                    combinations(range(len(approx)), 4)]))
     return quads
 
 
@@ -73,6 +76,7 @@ SPUR_CORNERS = (5, 6)
 # Only the largest hulls (a grid with its spur is among them): a killer's many cage
 # outlines would otherwise each add up to 15 outlines to score and trace.
 SPUR_HULLS = 3
+SPUR_HANDICAP = 0.2
 
 
 def straight_lines(binary: np.ndarray) -> np.ndarray:
@@ -254,11 +258,17 @@ def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
     scored, seen = [], []
     near = 0.01 * max(gray.shape)  # corners this close make the same outline
     sources = (binary, straight_lines(binary), without_dark_regions(gray, binary))
-    for quad in [quad for source in sources for quad in _candidates(source)]:
+    spurs: list = []
+    quads = [quad for source in sources for quad in _candidates(source, spurs=spurs)]
+    # A hull's 4-corner subsets are tried only where its own outline looks like no grid
+    # (a spur bends it); on a grid whose outline holds, noise's extra corners would offer
+    # wrong outlines that can score as well.
+    spur_quads = [quad for _, subsets in spurs for quad in subsets]
+    for index, quad in enumerate(quads + spur_quads):
         if not _plausible(quad, area) or any(np.abs(quad - q).max() < near for q in seen):
             continue
         seen.append(quad)
-        score = grid_score(binary, quad)
+        score = grid_score(binary, quad) - (SPUR_HANDICAP if index >= len(quads) else 0.0)
         if other_sides and score < MIN_SCORE:  # not clearly 9x9: maybe another side
             score = max([score] + [grid_score(binary, quad, n) - OTHER_SIZE_HANDICAP
                                    - continues_outside(binary, quad, n)

@@ -87,6 +87,7 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     seen_any = False
     best, best_fit = None, -1.0
+    light = None  # (corners, lattice, fit) of a smaller side lying below GOOD_FIT
     tried: dict[int, list[np.ndarray]] = {0: [], PAD: []}
     framings: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -122,8 +123,13 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
                     # on the lines, standing on its own (not one box of a larger grid).
-                    if side != SIZE and (fit < _fit_needed(side, best_fit)
+                    if side != SIZE and (fit < LARGE_GOOD_FIT
                                          or continues_outside(binary, corners, side) > 0.5):
+                        continue
+                    if side < SIZE and fit < GOOD_FIT:
+                        # Thin light lines: judged against every 9x9 lattice, at the end.
+                        if light is None or fit > light[2]:
+                            light = corners - pad, lattice - pad, fit
                         continue
                     # (A side other than 9 passed its own test above: the score here is
                     # the 9x9 one, low for a grid of thin light lines whose fit passed.)
@@ -137,6 +143,8 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     break
         if best_fit >= GOOD_FIT:
             return best  # a 9x9 lattice lying well: other sides are not tried
+    if light is not None and light[2] >= best_fit + CLEARLY_BETTER_FIT:
+        return light[:2]  # a smaller grid of light lines, lying clearly better than 9x9
     if best is not None:  # the best lattice found, though it lies less well on the lines
         return best
     if seen_any:
@@ -155,16 +163,10 @@ def _shortest_side(quad: np.ndarray) -> float:
 
 # A smaller grid with thin light-grey lines, which binarize in part only, lies on them
 # less well than GOOD_FIT; it still counts from LARGE_GOOD_FIT when it lies this much
-# better than any lattice found so far (the page's outline taken for a 9x9 grid lies at
-# about 0.5).
+# better than every 9x9 lattice found (the page's outline taken for a 9x9 grid lies at
+# about 0.5). It is judged once all outlines were tried: a noisy 9x9 photo's first
+# outline may trace a 4x4 or 6x6 lattice at 0.8 before its own 9x9 lattice is traced.
 CLEARLY_BETTER_FIT = 0.2
-
-
-def _fit_needed(side: int, best_fit: float) -> float:
-    """How well a lattice of another side than 9 must lie on the lines to count."""
-    if side > SIZE:
-        return LARGE_GOOD_FIT
-    return min(GOOD_FIT, max(LARGE_GOOD_FIT, best_fit + CLEARLY_BETTER_FIT))
 
 
 def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int):
