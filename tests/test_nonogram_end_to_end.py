@@ -15,17 +15,8 @@ from PIL import Image
 
 from gridsight.stack import ROOT
 from gridsight.synth.nonogram_render import render_nonogram
-from gridsight.synth.puzzles import make_nonogram
-from services.solver import solve_puzzle
+from gridsight.synth.puzzles import make_unique_nonogram
 from tests.conftest import wait_for_job
-
-
-def unique_nonogram(seed: int, width: int, height: int):
-    rng = random.Random(seed)
-    while True:
-        puzzle, picture = make_nonogram(rng, width, height, 0.55, smooth=1)
-        if solve_puzzle(puzzle).verdict == "unique":
-            return puzzle, picture
 
 
 def png(image) -> bytes:
@@ -35,7 +26,7 @@ def png(image) -> bytes:
 
 
 def test_nonogram_picture_is_solved_end_to_end_and_drawn(client):
-    puzzle, picture = unique_nonogram(1717, 15, 10)
+    puzzle, picture = make_unique_nonogram(random.Random(1717), 15, 10)
     data = png(render_nonogram(puzzle, style="app", seed=1717, title=True))
 
     response = client.post("/v1/jobs", files={"image": ("nono.png", data, "image/png")},
@@ -67,7 +58,7 @@ def test_nonogram_picture_is_solved_end_to_end_and_drawn(client):
 
 
 def test_cli_solves_a_nonogram_picture(tmp_path):
-    puzzle, picture = unique_nonogram(1718, 10, 15)
+    puzzle, picture = make_unique_nonogram(random.Random(1718), 10, 15)
     path = tmp_path / "nonogram.png"
     render_nonogram(puzzle, style="newspaper", seed=1718).save(path)
     done = subprocess.run([sys.executable, "-m", "gridsight.cli", "solve", str(path), "--json"],

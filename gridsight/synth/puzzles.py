@@ -274,6 +274,17 @@ def make_nonogram(rng: random.Random, width: int, height: int, density: float = 
                           cols=[runs_of(line) for line in columns]), picture
 
 
+def make_unique_nonogram(rng: random.Random, width: int, height: int, density: float = 0.55,
+                         smooth: int = 1) -> tuple[NonogramPuzzle, list[str]]:
+    """make_nonogram drawn again until its clues have exactly one solution."""
+    from services.solver.solve import solve_puzzle  # the solver's front door imports us
+
+    while True:
+        puzzle, picture = make_nonogram(rng, width, height, density, smooth)
+        if solve_puzzle(puzzle).verdict == "unique":
+            return puzzle, picture
+
+
 def _majority(cells: list[list[bool]], r: int, c: int) -> bool:
     around = [cells[i][j] for i in range(max(0, r - 1), min(len(cells), r + 2))
               for j in range(max(0, c - 1), min(len(cells[0]), c + 2))]

@@ -18,22 +18,13 @@ from gridsight.synth.nonogram_render import (
     render_nonogram,
 )
 from gridsight.synth.photo import photograph
-from gridsight.synth.puzzles import make_nonogram, make_sudoku
+from gridsight.synth.puzzles import make_sudoku, make_unique_nonogram
 from gridsight.synth.render import render_sudoku
 from services.contracts import ClueReading, SumCandidate
 from services.recognizer import RecognitionError, recognize
-from services.solver import solve_page, solve_puzzle
+from services.solver import solve_page
 
 from .conftest import to_bytes
-
-
-def unique_nonogram(seed: int, width: int, height: int):
-    """(puzzle, picture) of a random drawing whose clues have exactly one solution."""
-    rng = random.Random(seed)
-    while True:
-        puzzle, picture = make_nonogram(rng, width, height, 0.55, smooth=1)
-        if solve_puzzle(puzzle).verdict == "unique":
-            return puzzle, picture
 
 
 def clue_values(reading):
@@ -52,7 +43,7 @@ def clue_values(reading):
     (30, 20, "pastel", True, 5),  # held-out style and fonts
 ])
 def test_screenshot_is_read_and_solved_exactly(width, height, style, held_out, seed):
-    puzzle, picture = unique_nonogram(seed, width, height)
+    puzzle, picture = make_unique_nonogram(random.Random(seed), width, height)
     image = render_nonogram(puzzle, style=style, seed=seed, held_out_fonts=held_out,
                             title=seed % 2 == 1)
     reading = recognize(to_bytes(image))  # kind=auto
@@ -68,7 +59,7 @@ def test_screenshot_is_read_and_solved_exactly(width, height, style, held_out, s
 
 
 def test_half_filled_screenshot_reads_marks_as_entries():
-    puzzle, picture = unique_nonogram(7, 15, 15)
+    puzzle, picture = make_unique_nonogram(random.Random(7), 15, 15)
     marks = half_filled_marks(picture, random.Random(7))
     image = render_nonogram(puzzle, style="app", seed=7, marks=marks)
     reading = recognize(to_bytes(image), "nonogram")
@@ -81,7 +72,7 @@ def test_half_filled_screenshot_reads_marks_as_entries():
 
 
 def test_a_misread_clue_number_is_repaired_and_named():
-    puzzle, picture = unique_nonogram(8, 10, 10)
+    puzzle, picture = make_unique_nonogram(random.Random(8), 10, 10)
     reading = recognize(to_bytes(render_nonogram(puzzle, style="plain", seed=8)))
     # The first row's first number read as another value, its true one the runner-up.
     true = puzzle.rows[0][0]
@@ -96,7 +87,7 @@ def test_a_misread_clue_number_is_repaired_and_named():
 
 
 def test_clues_that_cannot_hold_go_to_review_not_solved():
-    puzzle, _ = unique_nonogram(9, 10, 10)
+    puzzle, _ = make_unique_nonogram(random.Random(9), 10, 10)
     reading = recognize(to_bytes(render_nonogram(puzzle, style="plain", seed=9)))
     reading.row_clues[0] = [ClueReading(candidates=[SumCandidate(value=12, prob=1.0)])]
     result = solve_page(reading)  # 12 does not fit a line of 10, and nothing else was read
@@ -105,7 +96,7 @@ def test_clues_that_cannot_hold_go_to_review_not_solved():
 
 
 def test_photo_of_a_nonogram_is_read_as_one():
-    puzzle, picture = unique_nonogram(10, 10, 10)
+    puzzle, picture = make_unique_nonogram(random.Random(10), 10, 10)
     image = render_nonogram(puzzle, style="plain", seed=10, cell_px=40)
     photo, _ = photograph(image, rng=np.random.default_rng(10), fill=(0.85, 0.95),
                           out_size=(1600, 1200), rotation=3, perspective=0.03, clutter=False)
