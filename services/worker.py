@@ -62,6 +62,11 @@ def fail_past_time_limit(task, exc, task_id, args, kwargs, einfo) -> None:
         return
     store = job_store()
     try:
+        if store.get(job_id).status == "queued":
+            # The task never began: it was handed to a pool process killed before it ran,
+            # and the limit fired on the dead pipe. The sweep queues the job again.
+            log.warning("a task that never began hit its time limit", extra={"job_id": job_id})
+            return
         store.update(job_id, expect_revision=kwargs.get("revision"), status="failed",
                      error=f"{STAGES.get(task.name, 'the task')} stopped at its time limit "
                            f"of {task.time_limit:g} s; send a smaller puzzle or picture")
