@@ -160,3 +160,79 @@ def test_a_cell_that_is_all_ink_gives_finite_measures():
     ink = np.ones((CELL, CELL), np.float32)
     colour = np.full((CELL, CELL, 3), 30, np.uint8)
     assert np.isfinite(_stroke_measures(ink, colour)).all()
+
+
+def _class_probs(*cells: tuple[int, int, str, dict[int, float]]) -> np.ndarray:
+    """(81, 20) class probabilities: blank everywhere but `cells` (row, col, kind,
+    {digit: p})."""
+    from services.recognizer.cell_kinds import class_of
+
+    probs = np.zeros((81, 20))
+    probs[:, class_of("blank", 0)] = 1.0
+    for r, c, kind, dist in cells:
+        probs[r * 9 + c] = 0.0
+        for d, p in dist.items():
+            probs[r * 9 + c, class_of(kind, d)] = p
+    return probs
+
+
+def test_a_doubtful_digit_that_repeats_a_clear_one_in_its_house_moves_to_its_next_reading():
+    from services.recognizer.cell_kinds import marginals, with_peers
+
+    # A person's 9 read as a 6 (p 0.8), with a printed 6 read clearly in the same box.
+    probs = _class_probs((0, 0, "printed", {6: 0.99, 5: 0.01}),
+                         (1, 1, "entry", {6: 0.8, 9: 0.2}))
+    out = marginals(with_peers(probs))
+    assert out.entries[1, 1].argmax() == 9 and out.entries[1, 1, 9] < 0.9  # doubt kept
+    assert out.givens[0, 0].argmax() == 6 and out.givens[0, 0, 6] > 0.9
+    # Each cell's kind is the ink's alone.
+    assert np.allclose(out.kinds, marginals(probs).kinds)
+    assert np.allclose(with_peers(probs).sum(1), 1.0)
+
+
+def test_a_clearly_written_repeat_stays_as_written():
+    """People do write a digit twice in a house (a wrong entry): clear ink keeps it, so
+    "where did I go wrong?" still finds it."""
+    from services.recognizer.cell_kinds import marginals, with_peers
+
+    probs = _class_probs((0, 0, "printed", {6: 0.99, 5: 0.01}),
+                         (0, 5, "entry", {6: 0.995, 8: 0.005}))
+    out = marginals(with_peers(probs))
+    assert out.entries[0, 5].argmax() == 6 and out.givens[0, 0].argmax() == 6
+
+
+def test_wrong_entries_that_repeat_a_digit_in_their_house_are_still_found():
+    """Pages whose person's wrong digit repeats a digit already on the page in its row,
+    column or box: the all-different weighing must not read it away."""
+    found = 0
+    for seed in range(200, 240):
+        page = half_solved_page(seed, wrong=1, entry_share=0.5)
+        (r, c, written, _), = page.wrong
+        filled = np.array(page.givens) + np.array(page.entries)
+        house = np.zeros((9, 9), bool)
+        house[r], house[:, c] = True, True
+        house[r - r % 3:r - r % 3 + 3, c - c % 3:c - c % 3 + 3] = True
+        house[r, c] = False
+        if not (filled[house] == written).any():
+            continue
+        result = solve_page(recognize(png(page.image), "sudoku"))
+        assert result.solution == page.solution
+        assert [(w.row, w.col, w.written, w.correct) for w in result.wrong_entries] == page.wrong
+        found += 1
+        if found == 3:
+            break
+    assert found == 3
+
+
+def test_a_digit_the_classic_model_sees_is_not_left_blank_and_its_blank_changes_nothing():
+    from services.recognizer.cell_kinds import class_of, with_classic_ink
+
+    probs = _class_probs((0, 0, "entry", {9: 1.0}), (0, 1, "entry", {4: 1.0}))
+    probs[:2] = 0.4 * probs[:2]
+    probs[:2, class_of("blank", 0)] = 0.6  # a shadowed 9 and a light pencil 4
+    classic = np.zeros((9, 9, 10))
+    classic[..., 0] = 1.0
+    classic[0, 0] = [0.05] + [0.0] * 8 + [0.95]  # the classic model sees the 9 ...
+    out = with_classic_ink(probs, classic)        # ... and misses the light 4
+    assert out[0].argmax() == class_of("entry", 9) and out[0, 0] < 0.5
+    assert np.allclose(out[1:], probs[1:]) and np.allclose(out.sum(1), 1.0)
