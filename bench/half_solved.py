@@ -96,6 +96,8 @@ def main() -> None:
     givens_by_puzzle = labelled_givens()
     right, total, base_right = Counter(), Counter(), Counter()
     confusion = Counter()
+    phone_right, phone_cells, phone_perfect, phone_photos = Counter(), Counter(), Counter(), \
+        Counter()
     notes_as_given = perfect = base_perfect = found = 0
     seconds, base_seconds, kind_seconds = [], [], []
     wrong_checks = []
@@ -125,6 +127,11 @@ def main() -> None:
         else:
             state, kind, given_p = np.full((9, 9), -1), np.full((9, 9), -1), np.zeros((9, 9))
         perfect += bool((state == labels).all())
+        phone = row.get("Source", "?")
+        phone_right[phone] += int((state == labels).sum())
+        phone_cells[phone] += labels.size
+        phone_perfect[phone] += bool((state == labels).all())
+        phone_photos[phone] += 1
         base_perfect += bool((base == labels).all())
         for r in range(9):
             for c in range(9):
@@ -153,6 +160,9 @@ def main() -> None:
         print(f"| {g} | {t} | {r} ({100 * r / t:.1f} %) | {b} ({100 * b / t:.1f} %) | "
               f"{(r / max(b, 1)):.2f}× |")
     print(f"\nphotos with every cell right: {perfect} of {n} (baseline {base_perfect})")
+    print("by phone (the worst group counts): " + "; ".join(
+        f"{phone} {phone_perfect[phone]} of {phone_photos[phone]} photos all right, cells "
+        f"{100 * phone_right[phone] / phone_cells[phone]:.2f} %" for phone in sorted(phone_photos)))
     print(f"notes cells read as a given with p ≥ 0.9: {notes_as_given} of {total['notes']}")
     print(f"time per photo, recognize(): median {1000 * np.median(seconds):.0f} ms, max "
           f"{1000 * max(seconds):.0f} ms (classic reading alone: median "

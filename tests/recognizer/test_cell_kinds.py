@@ -236,3 +236,19 @@ def test_a_digit_the_classic_model_sees_is_not_left_blank_and_its_blank_changes_
     out = with_classic_ink(probs, classic)        # ... and misses the light 4
     assert out[0].argmax() == class_of("entry", 9) and out[0, 0] < 0.5
     assert np.allclose(out[1:], probs[1:]) and np.allclose(out.sum(1), 1.0)
+
+
+def test_printed_digits_heed_the_classic_digit_model_within_the_printed_share():
+    from services.recognizer.cell_kinds import PRINTED_CLASSES, class_of, with_printed_digits
+
+    probs = _class_probs((0, 0, "printed", {8: 0.7, 3: 0.3}))  # a shaded 3 taken for an 8
+    probs[0] *= 0.9
+    probs[0, class_of("entry", 8)] = 0.1
+    classic = np.zeros((9, 9, 10))
+    classic[..., 0] = 1.0
+    classic[0, 0] = [0.0, 0.0, 0.0, 0.9, 0.0, 0.0, 0.0, 0.0, 0.1, 0.0]
+    out = with_printed_digits(probs, classic)
+    assert out[0].argmax() == class_of("printed", 3)
+    assert np.isclose(out[0, PRINTED_CLASSES].sum(), 0.9)  # the kinds are the cell model's
+    assert out[0, class_of("entry", 8)] == probs[0, class_of("entry", 8)]
+    assert np.allclose(out[1:], probs[1:])
