@@ -321,14 +321,62 @@ def with_printed_digits(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
     return out
 
 
+def stroke_spans(straight: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE,) the height of each cell's tallest stroke (at the cell's own contrast)
+    as a share of the cell's inset, from a grid straightened at CELL pixels per cell."""
+    ink = ink_map(cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY), CELL)
+    m = int(0.12 * CELL)
+    spans = np.zeros(SIZE * SIZE)
+    for k in range(SIZE * SIZE):
+        r, c = divmod(k, SIZE)
+        cell_ink = ink[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
+        inner = cell_ink[m:CELL - m, m:CELL - m] * own_contrast(cell_ink)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(
+            (inner >= 0.35).astype(np.uint8), connectivity=8)
+        big = stats[1:, cv2.CC_STAT_AREA] >= 0.004 * inner.size
+        if big.any():
+            spans[k] = stats[1:, cv2.CC_STAT_HEIGHT][big].max() / inner.shape[0]
+    return spans
+
+
+# Pencil candidates are small digits: on the train photos' 376 note cells the tallest
+# stroke spans at most 0.69 of the inset (val: 0.72). A taller one is a full-size digit or
+# a shadow's edge across the cell.
+NOTES_SPAN = 0.85
+
+
+def without_tall_notes(probs: np.ndarray, spans: np.ndarray,
+                       classic: np.ndarray | None) -> np.ndarray:
+    """Class probabilities in which a cell whose tallest stroke spans more than
+    NOTES_SPAN of its inset holds no notes: their share goes to blank as far as the
+    classic digit model sees no digit there, the rest to the digit classes as they
+    stood. On val the cell model read 8 large digits (light pencil, a red-tinted photo)
+    and 3 blanks crossed by a shadow's edge as notes."""
+    out = probs.copy()
+    seen_blank = np.ones(len(probs)) if classic is None else \
+        classic.reshape(len(probs), -1)[:, 0] / np.maximum(
+            classic.reshape(len(probs), -1).sum(axis=1), 1e-12)
+    for k in np.flatnonzero(spans > NOTES_SPAN):
+        notes = out[k, NOTES_CLASS]
+        out[k, NOTES_CLASS] = 0.0
+        digits = out[k, 1:NOTES_CLASS].sum()
+        to_digits = notes * (1 - seen_blank[k]) if digits > 0 else 0.0
+        out[k, 0] += notes - to_digits
+        if digits > 0:
+            out[k, 1:NOTES_CLASS] *= (digits + to_digits) / digits
+    return out
+
+
 def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray,
                     classic: np.ndarray | None = None) -> CellKinds:
     """The kind and digit probabilities of every cell of the grid at `lattice`;
     `classic`: the classic digit model's (SIZE, SIZE, 10) reading of the same cells."""
-    probs = load_kind_model().predict_proba(cell_kind_features(colour, lattice))
+    straight = straighten(colour, lattice, CELL)
+    probs = load_kind_model().predict_proba(straight_features(straight))
     if classic is not None:
         classic = np.asarray(classic, np.float64)
         probs = with_printed_digits(with_classic_ink(probs, classic), classic)
+    probs = without_tall_notes(probs, stroke_spans(straight), classic)
     return marginals(with_peers(probs))
 
 

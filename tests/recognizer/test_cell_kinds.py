@@ -252,3 +252,45 @@ def test_printed_digits_heed_the_classic_digit_model_within_the_printed_share():
     assert np.isclose(out[0, PRINTED_CLASSES].sum(), 0.9)  # the kinds are the cell model's
     assert out[0, class_of("entry", 8)] == probs[0, class_of("entry", 8)]
     assert np.allclose(out[1:], probs[1:])
+
+
+def test_pencil_notes_are_short_strokes_and_a_shadow_edge_across_a_cell_is_no_notes():
+    import cv2
+
+    from services.recognizer.cell_kinds import (
+        CELL,
+        NOTES_CLASS,
+        NOTES_SPAN,
+        class_of,
+        stroke_spans,
+        without_tall_notes,
+    )
+    from services.recognizer.cells import straighten
+
+    for seed, app in ((3, False), (53, True)):
+        page = half_solved_page(seed, app=app)
+        colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
+        straight = straighten(colour, np.asarray(page.image.info["lattice"], float), CELL)
+        spans = stroke_spans(straight)
+        notes = np.array(page.labels).ravel() == NOTES
+        assert notes.any() and spans[notes].max() < NOTES_SPAN
+        # A shadow falling across an empty cell: its edge runs the cell's full height.
+        blank = int(np.flatnonzero(np.array(page.labels).ravel() == 0)[0])
+        r, c = divmod(blank, 9)
+        shaded = straight.astype(np.float32)
+        shaded[:, :c * CELL + CELL // 2] *= 0.55
+        spans = stroke_spans(shaded.astype(np.uint8))
+        assert spans[blank] > NOTES_SPAN
+    probs = _class_probs((0, 0, "entry", {7: 1.0}), (0, 1, "entry", {7: 1.0}))
+    probs[:2] *= 0.1
+    probs[:2, NOTES_CLASS] = 0.85
+    probs[:2, 0] = 0.05
+    classic = np.zeros((9, 9, 10))
+    classic[..., 0] = 1.0
+    classic[0, 0] = [0.1] + [0.0] * 6 + [0.9, 0.0, 0.0]  # a large 7 the classic model sees
+    spans = np.zeros(81)
+    spans[:2] = 1.0
+    out = without_tall_notes(probs, spans, classic)
+    assert out[0].argmax() == class_of("entry", 7) and out[1].argmax() == 0
+    assert (out[:2, NOTES_CLASS] == 0).all() and np.allclose(out.sum(1), 1.0)
+    assert np.allclose(out[2:], probs[2:])
