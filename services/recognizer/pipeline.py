@@ -19,6 +19,7 @@ from services.recognizer.grid import (
     WEAK_SCORE,
     binarize,
     continues_outside,
+    faint_lines,
     grid_score,
     scored_grids,
     trimmed_outlines,
@@ -90,6 +91,14 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     light = None  # (corners, lattice, fit) of a smaller side lying below GOOD_FIT
     tried: dict[int, list[np.ndarray]] = {0: [], PAD: []}
     framings: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    faint: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def line_ink(pad: int) -> tuple[np.ndarray, np.ndarray]:
+        if pad not in faint:
+            framed, binary = framing(pad)
+            lines = faint_lines(framed)
+            faint[pad] = lines, binary | lines
+        return faint[pad]
 
     def framing(pad: int) -> tuple[np.ndarray, np.ndarray]:
         if pad not in framings:
@@ -115,7 +124,8 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                         break
                     if _shortest_side(outline) < MIN_CELL_PX * side:
                         continue  # cells too small to hold a readable digit
-                    found = _lattice_in(binary, outline, side)
+                    found = _lattice_in(binary, outline, side,
+                                        lambda pad=pad: line_ink(pad))
                     if found is None:
                         continue
                     corners, lattice, fit, refined_score = found
@@ -169,16 +179,34 @@ def _shortest_side(quad: np.ndarray) -> float:
 CLEARLY_BETTER_FIT = 0.2
 
 
-def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int):
+# A 9x9 lattice traced along faint lines as well as the binarized ink counts when it lies
+# on them this well: unbroken thin lines where every line of the lattice runs.
+FAINT_FIT = 0.95
+
+
+def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=None):
     """(outline refined, lattice, fit, grid score of the refined outline) of a size x size
     grid in the outline, the refinement whose lattice lies best on the lines (see
-    refined_outlines); None when no refinement's four sides can be traced along ink."""
+    refined_outlines); None when no refinement's four sides can be traced along ink.
+
+    `line_ink()`: the binarized ink with faint thin lines added (grid.faint_lines). A 9x9
+    lattice lying below GOOD_FIT on the binarized ink is traced again along it: the
+    thin lines of app screenshots binarize in part only, so the tracer follows a cage's
+    dotted outline beside them and no lattice lies well, and every outline, framing and
+    side would be tried (most of a killer screenshot's time)."""
     found = None
     for corners in refined_outlines(binary, outline, size):
         lattice, rows, cols = trace_lattice(binary, corners, size)
         if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
             continue
         fit = lattice_fit(binary, lattice)
+        if fit < GOOD_FIT and size == SIZE and line_ink is not None:
+            lines, ink = line_ink()
+            traced, rows, cols = trace_lattice(lines, corners, size)
+            if rows[[0, -1]].all() and cols[[0, -1]].all():
+                faint_fit = lattice_fit(ink, traced)
+                if faint_fit >= FAINT_FIT:
+                    lattice, fit = traced, faint_fit
         if found is None or fit > found[2]:
             moved = np.abs(corners - outline).max() >= 1.0
             # A heading or the page around the grid lowered the outline's own score.
