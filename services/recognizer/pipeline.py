@@ -202,11 +202,12 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
     grid in the outline, the refinement whose lattice lies best on the lines (see
     refined_outlines); None when no refinement's four sides can be traced along ink.
 
-    `line_ink()`: the binarized ink with faint thin lines added (grid.faint_lines). A 9x9
-    lattice lying below GOOD_FIT on the binarized ink is traced again along it: the
-    thin lines of app screenshots binarize in part only, so the tracer follows a cage's
-    dotted outline beside them and no lattice lies well, and every outline, framing and
-    side would be tried (most of a killer screenshot's time)."""
+    `line_ink()`: (faint thin lines (grid.faint_lines), those with the binarized ink). A
+    9x9 lattice lying below GOOD_FIT on the binarized ink is traced again along the faint
+    lines and judged on both: the thin lines of app screenshots binarize in part only, so
+    the tracer follows a cage's dotted outline beside them, no lattice lies well, and
+    every outline, framing and side would be tried (most of a killer screenshot's time).
+    The faint lattice counts from FAINT_FIT only, so where it does not, all is as before."""
     found = None
     for corners in refined_outlines(binary, outline, size):
         lattice, rows, cols = trace_lattice(binary, corners, size)
