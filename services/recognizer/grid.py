@@ -29,6 +29,28 @@ def binarize(gray: np.ndarray) -> np.ndarray:
                                  cv2.THRESH_BINARY_INV, block, 4)
 
 
+# Faint thin lines: a line this many grey levels darker than the ground beside it ...
+FAINT_CONTRAST = 12
+FAINT_WIDTH = 7  # ... and narrower than this (wider ink is a digit or a thick rule)
+
+
+def faint_lines(gray: np.ndarray) -> np.ndarray:
+    """Thin dark lines that run straight across or down for a while, as 255 on 0, however
+    faint: 1-px light-grey lines flanked by a cage's dotted outline are lost to the local
+    threshold (the dots raise its mean) but stand out against their own ground.
+
+    A black-hat across the line finds dark ink narrower than FAINT_WIDTH; an opening along
+    it keeps only unbroken runs, so dotted outlines, digits and paper grain drop out."""
+    length = max(15, max(gray.shape) // 40)
+    found = np.zeros(gray.shape, np.uint8)
+    for across, along in (((FAINT_WIDTH, 1), (1, length)), ((1, FAINT_WIDTH), (length, 1))):
+        hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones(across, np.uint8))
+        thin = (hat >= FAINT_CONTRAST).astype(np.uint8) * 255
+        found |= cv2.morphologyEx(thin, cv2.MORPH_OPEN, np.ones(along, np.uint8))
+    # As wide as a binarized line: a 1-px line resampled off the pixel grid would fade.
+    return cv2.dilate(found, np.ones((3, 3), np.uint8))
+
+
 def order_corners(points: np.ndarray) -> np.ndarray:
     """Four points as TL, TR, BR, BL (clockwise on screen from the top left)."""
     pts = np.asarray(points, dtype=np.float32).reshape(4, 2)

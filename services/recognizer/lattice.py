@@ -151,6 +151,17 @@ def straightening(corners: np.ndarray, size: int, cell: int) -> np.ndarray:
     return cv2.getPerspectiveTransform(corners.astype(np.float32), target)
 
 
+def even_lattice(corners: np.ndarray, size: int = 9) -> np.ndarray:
+    """(size+1, size+1, 2) intersections of a flat grid with these corners (TL, TR, BR, BL):
+    evenly spaced under the outline's homography, not traced."""
+    ideal = np.arange(size + 1, dtype=np.float32)
+    x, y = np.meshgrid(ideal, ideal)
+    square = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+    matrix = cv2.getPerspectiveTransform(square, corners.astype(np.float32))
+    points = np.stack([x, y], axis=-1).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(points, matrix).reshape(size + 1, size + 1, 2)
+
+
 def refine_lattice(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
     """(size+1, size+1, 2) intersections (x, y) in `binary`'s pixels."""
     return trace_lattice(binary, corners, size)[0]
@@ -219,6 +230,20 @@ def lattice_fit(binary: np.ndarray, lattice: np.ndarray) -> float:
     rows = [max(ink[k * PATCH + d + 1, 3:-3].mean() for d in range(0, 5)) for k in range(n + 1)]
     cols = [max(ink[3:-3, k * PATCH + d + 1].mean() for d in range(0, 5)) for k in range(n + 1)]
     return float(np.mean(rows + cols))
+
+
+def widened_fit(ink: np.ndarray, lattice: np.ndarray) -> float:
+    """lattice_fit on ink widened to a few pixels of the straightened grid: cells larger
+    than PATCH are smoothed as they shrink, which fades a line of a pixel or three below
+    the threshold, so a large grid of thin lines would lie on nothing."""
+    from services.recognizer.cells import PATCH
+
+    n = lattice.shape[0] - 1
+    cell_px = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / n
+    width = int(round(cell_px / PATCH)) * 2 + 1
+    if width > 3:
+        ink = cv2.dilate(ink, np.ones((width, width), np.uint8))
+    return lattice_fit(ink, lattice)
 
 
 SNAP_REACH = 2.0  # cells an outline's end may move to reach the grid's own line

@@ -19,6 +19,7 @@ from services.recognizer.grid import (
     WEAK_SCORE,
     binarize,
     continues_outside,
+    faint_lines,
     grid_score,
     scored_grids,
     trimmed_outlines,
@@ -31,7 +32,13 @@ from services.recognizer.killer import (
 )
 from services.recognizer.killer_marks import read_marks
 from services.recognizer.kind import MIN_HEADS, decide, killer_probability
-from services.recognizer.lattice import lattice_fit, snap_outline, trace_lattice
+from services.recognizer.lattice import (
+    even_lattice,
+    lattice_fit,
+    snap_outline,
+    trace_lattice,
+    widened_fit,
+)
 from services.recognizer.nonogram_reading import nonogram_reading
 from services.recognizer.orientation import (
     turn_lattice,
@@ -70,7 +77,14 @@ OUTLINES_TRIED = 6  # per framing, best-scoring first
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(grid corners, (n+1)^2 line intersections) in `gray`'s pixels; n is the grid's side.
+    """(grid corners, (n+1)^2 line intersections) in `gray`'s pixels; n is the grid's side
+    (see located)."""
+    return located(gray)[:2]
+
+
+def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(grid corners, (n+1)^2 line intersections, how well the lattice lies on the lines)
+    in `gray`'s pixels; n is the grid's side.
 
     Outlines are tried best-scoring first, as the picture is and then inside a
     paper-coloured frame (a grid drawn to the picture's edge has no closed outline
@@ -90,6 +104,14 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     light = None  # (corners, lattice, fit) of a smaller side lying below GOOD_FIT
     tried: dict[int, list[np.ndarray]] = {0: [], PAD: []}
     framings: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    faint: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def line_ink(pad: int) -> tuple[np.ndarray, np.ndarray]:
+        if pad not in faint:
+            framed, binary = framing(pad)
+            lines = faint_lines(framed)
+            faint[pad] = lines, binary | lines
+        return faint[pad]
 
     def framing(pad: int) -> tuple[np.ndarray, np.ndarray]:
         if pad not in framings:
@@ -115,7 +137,8 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                         break
                     if _shortest_side(outline) < MIN_CELL_PX * side:
                         continue  # cells too small to hold a readable digit
-                    found = _lattice_in(binary, outline, side)
+                    found = _lattice_in(binary, outline, side,
+                                        lambda pad=pad: line_ink(pad))
                     if found is None:
                         continue
                     corners, lattice, fit, refined_score = found
@@ -136,7 +159,7 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     if side_score < MIN_SCORE and fit < GOOD_FIT and side == SIZE:
                         break
                     if fit > best_fit:
-                        best, best_fit = (corners - pad, lattice - pad), fit
+                        best, best_fit = (corners - pad, lattice - pad, fit), fit
                     as_found = np.abs(corners - outline).max() < 1.0
                     if fit >= CLEAR_FIT or (fit >= GOOD_FIT and (as_found or side != SIZE)):
                         return best
@@ -144,7 +167,7 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if best_fit >= GOOD_FIT:
             return best  # a 9x9 lattice lying well: other sides are not tried
     if light is not None and light[2] >= best_fit + CLEARLY_BETTER_FIT:
-        return light[:2]  # a smaller grid of light lines, lying clearly better than 9x9
+        return light  # a smaller grid of light lines, lying clearly better than 9x9
     if best is not None:  # the best lattice found, though it lies less well on the lines
         return best
     if seen_any:
@@ -169,16 +192,39 @@ def _shortest_side(quad: np.ndarray) -> float:
 CLEARLY_BETTER_FIT = 0.2
 
 
-def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int):
+# A 9x9 lattice traced along faint lines as well as the binarized ink counts when it lies
+# on them this well: unbroken thin lines where every line of the lattice runs.
+FAINT_FIT = 0.95
+
+
+def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=None):
     """(outline refined, lattice, fit, grid score of the refined outline) of a size x size
     grid in the outline, the refinement whose lattice lies best on the lines (see
-    refined_outlines); None when no refinement's four sides can be traced along ink."""
+    refined_outlines); None when no refinement's four sides can be traced along ink.
+
+    `line_ink()`: (faint thin lines (grid.faint_lines), those with the binarized ink). A
+    9x9 lattice lying below GOOD_FIT on the binarized ink is traced again along the faint
+    lines and judged on both: the thin lines of app screenshots binarize in part only, so
+    the tracer follows a cage's dotted outline beside them, no lattice lies well, and
+    every outline, framing and side would be tried (most of a killer screenshot's time).
+    The faint lattice counts from FAINT_FIT only, so where it does not, all is as before."""
     found = None
     for corners in refined_outlines(binary, outline, size):
         lattice, rows, cols = trace_lattice(binary, corners, size)
         if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
             continue
         fit = lattice_fit(binary, lattice)
+        if fit < GOOD_FIT and size == SIZE and line_ink is not None:
+            lines, ink = line_ink()
+            # Traced along the faint lines, or (a flat screenshot, where a cage's thin
+            # solid outline beside a grid line can lead the tracer astray) evenly spaced.
+            traced, rows, cols = trace_lattice(lines, corners, size)
+            options = [even_lattice(corners, size)]
+            if rows[[0, -1]].all() and cols[[0, -1]].all():
+                options.insert(0, traced)
+            fits = [widened_fit(ink, option) for option in options]
+            if max(fits) >= FAINT_FIT:
+                lattice, fit = options[int(np.argmax(fits))], max(fits)
         if found is None or fit > found[2]:
             moved = np.abs(corners - outline).max() >= 1.0
             # A heading or the page around the grid lowered the outline's own score.
@@ -251,13 +297,17 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     found, error = [], None
     for candidate in (255 - gray, gray):
         try:
-            corners, lattice = locate(candidate)
+            corners, lattice, fit = located(candidate)
         except RecognitionError as e:
             error = error or e
             continue
+        lighter = ground_lighter_than_lines(candidate, lattice)
+        if lighter and fit >= GOOD_FIT and candidate is not gray:
+            # A dark-mode grid, inverted, lying well on its lines: the picture as it is
+            # shows its dark ground between light lines, no grid to weigh against it.
+            return candidate, corners, lattice
         fit = lattice_fit(binarize(candidate), lattice)
-        found.append(((ground_lighter_than_lines(candidate, lattice), fit), candidate, corners,
-                      lattice))
+        found.append(((lighter, fit), candidate, corners, lattice))
     if not found:
         raise error
     _, picture, corners, lattice = max(found, key=lambda f: f[0])

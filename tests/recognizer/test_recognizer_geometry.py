@@ -7,10 +7,17 @@ synthetic photos.
 
 from __future__ import annotations
 
-import numpy as np
+import io
+import random
 
+import numpy as np
+import pytest
+
+from gridsight.synth.killer_render import ALL_STYLES, render_killer, vary
+from gridsight.synth.puzzles import make_killer
 from services.recognizer.decode import decode
-from services.recognizer.pipeline import locate
+from services.recognizer.grid import binarize, faint_lines
+from services.recognizer.pipeline import brightened, locate, locate_either_way
 
 
 def worst_intersection_error(data: bytes, truth) -> float:
@@ -19,6 +26,28 @@ def worst_intersection_error(data: bytes, truth) -> float:
     _, lattice = locate(gray)
     cell = np.linalg.norm(truth.lattice[0, -1] - truth.lattice[0, 0]) / 9
     return float((np.linalg.norm(lattice * scale - truth.lattice, axis=-1) / cell).max())
+
+
+@pytest.fixture
+def killer_screenshot_lattice_errors():
+    def errors(styles, cell_sizes) -> dict:
+        found = {}
+        for style in styles:
+            for seed, cell_px in enumerate(cell_sizes):
+                rng = random.Random(seed)
+                puzzle, _ = make_killer(rng)
+                image = render_killer(puzzle, style=vary(ALL_STYLES[style], rng), seed=seed,
+                                      cell_px=cell_px)
+                buffer = io.BytesIO()
+                image.save(buffer, "PNG")
+                gray, scale, _ = decode(buffer.getvalue())
+                _, _, lattice = locate_either_way(brightened(gray))
+                truth = np.array(image.info["lattice"], float)
+                cell = (truth[0, -1, 0] - truth[0, 0, 0]) / 9
+                found[style, cell_px] = round(float(np.abs(lattice * scale - truth).max()
+                                                    / cell), 3)
+        return found
+    return errors
 
 
 def worst_errors(synthetic_photo, style: str, seeds: range, out_size) -> list[float]:
@@ -38,3 +67,27 @@ def test_faint_inner_lines_are_not_bent_by_digits(synthetic_photo):
     # and a digit's stroke must not swing across the neighbouring cells.
     errors = worst_errors(synthetic_photo, "app", range(500, 540), (1024, 768))
     assert max(errors) < 0.35, np.round(errors, 2)
+
+
+def test_faint_lines_beside_cage_outlines_are_traced(killer_screenshot_lattice_errors):
+    # App killers draw 1-px light-grey grid lines with each cage's dotted or thin solid
+    # outline a few pixels inside the cells: the local threshold loses the grid line beside
+    # the outline, and a lattice traced on the binarized ink follows the outlines, a
+    # sixth of a cell off. Small, medium and large cells, light and dark mode.
+    errors = killer_screenshot_lattice_errors(("app", "plain", "thin_colour", "dark"),
+                                              (44, 70, 100))
+    assert max(errors.values()) < 0.075, errors
+
+
+def test_faint_lines_are_found_where_the_binarized_ink_loses_them():
+    # A 1-px line 48 grey levels below white between two dotted lines 3 px away, and a
+    # dotted line alone: the faint line is found all along, the dotted one nowhere.
+    gray = np.full((120, 200), 255, np.uint8)
+    gray[60, 10:190] = 207
+    for y in (57, 63, 20):
+        gray[y, 10:190:4] = 60
+        gray[y, 11:190:4] = 60
+    found = faint_lines(gray) > 0
+    assert found[60, 20:180].all()
+    assert not found[18:23, 20:180].any()
+    assert binarize(gray)[60, 20:180].mean() < 200  # the threshold alone loses part of it
