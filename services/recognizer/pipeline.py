@@ -230,14 +230,15 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     """(grey picture with dark ink on light ground, grid corners, lattice).
 
     Dark-mode apps draw light lines and digits on a dark ground. Any picture in which no
-    grid is found is also tried inverted (a negative). A picture with a flat
+    grid is found, or whose grid's lines are lighter than its ground, is also tried
+    inverted (a negative). A picture with a flat
     dark ground is read both inverted and as it is (a photo on a dark table, or an
     under-exposed one, has one too): the reading whose grid has ground lighter than its
     lines wins, and of two such, the one whose lattice lies better on its lines.
     """
     if not dark_ground(gray):
         try:
-            return (gray, *locate(gray))
+            corners, lattice = locate(gray)
         except RecognitionError as error:
             # A negative, or light print on a dark page photographed on a light table.
             inverted = 255 - gray
@@ -248,6 +249,19 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
             if not ground_lighter_than_lines(inverted, lattice):
                 raise
             return inverted, corners, lattice
+        if ground_lighter_than_lines(gray, lattice):
+            return gray, corners, lattice
+        # The lattice found has lines lighter than its ground: a dark page photographed
+        # on a light table, where the page's edge and the grid's light rules can trace a
+        # smaller grid. The negative's lattice wins when its own ground is lighter.
+        inverted = 255 - gray
+        try:
+            found = locate(inverted)
+        except RecognitionError:
+            return gray, corners, lattice
+        if ground_lighter_than_lines(inverted, found[1]):
+            return (inverted, *found)
+        return gray, corners, lattice
     found, error = [], None
     for candidate in (255 - gray, gray):
         try:
