@@ -92,12 +92,15 @@ def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
         while child != -1:
             areas.append(cv2.contourArea(contours[child]))
             child = links[child][0]
-        areas = np.array([a for a in areas if a >= 9])
+        areas = np.sort([a for a in areas if a >= 9])
         if not len(areas):
             continue
-        # A grid's cells are alike; a page's clutter leaves holes of every size.
-        typical = float(np.median(areas))
-        cells = int(((areas > 0.6 * typical) & (areas < 1.6 * typical)).sum())
+        # A grid's cells are alike; a page's clutter leaves holes of every size. The
+        # largest set of alike holes counts, not those alike the median: in a photo, thin
+        # lines may show in one part of the grid and vanish in another, where the thick
+        # lines' blocks of 5x5 cells are the holes (as many small as large holes).
+        cells = int((np.searchsorted(areas, 1.6 * areas, "left")
+                     - np.searchsorted(areas, 0.6 * areas, "right")).max())
         if cells > best_cells:
             best, best_cells = k, cells
     if best is None or best_cells < MIN_WEB_CELLS:
@@ -270,9 +273,10 @@ def number_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
 class NotANonogram(RecognitionError):
     """A grid was found, but no clues beside most of its lines: some other puzzle."""
 
-    def __init__(self, message: str, clue_rate: float = 0.0):
+    def __init__(self, message: str, clue_rate: float = 0.0, square: bool = True):
         super().__init__(message)
         self.clue_rate = clue_rate
+        self.square = square  # the grid was counted as wide as high, as a sudoku's is
 
 
 class NoGrid(RecognitionError):
@@ -368,7 +372,7 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
     if rate < CLUE_RATE:
         raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
                            "lines have clue numbers beside them: this does not look like a "
-                           "nonogram (send it with kind 'auto')", float(rate))
+                           "nonogram (send it with kind 'auto')", float(rate), width == height)
     ratio = digit_ratio([n for line in row_numbers + col_numbers for n in line])
     row_clues = [_read_numbers(n, text_height, ratio) for n in row_numbers]
     col_clues = [_read_numbers(n, text_height, ratio) for n in col_numbers]
