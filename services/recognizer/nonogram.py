@@ -228,8 +228,8 @@ def _digits_of(number: list[Glyph]) -> list[Glyph]:
 
 def one_ratio(numbers: list[list[Glyph]], text_height: float) -> float | None:
     """The face's width-to-height ratio of a '1': the median over the glyphs the
-    classifier reads surely as 1 (most are lone 1s, common in clues; a few may be touching
-    '11's)."""
+    classifier reads as 1, fairly surely (most are lone 1s, common in clues; a few may be
+    touching '11's; a serif face's broad-footed 1 may look a little like a 7)."""
     glyphs = [g for n in numbers for g in _digits_of(n)]
     if len(glyphs) < ONES_NEEDED:
         return None
@@ -240,7 +240,8 @@ def one_ratio(numbers: list[list[Glyph]], text_height: float) -> float | None:
     return float(np.median(ratios)) if len(ratios) >= ONES_NEEDED else None
 
 
-ONES_NEEDED, SURE_ONE = 3, 0.95
+ONES_NEEDED, SURE_ONE = 3, 0.6
+MAYBE_ONE = 0.3  # a glyph read as 1 with at least this probability is weighed as a 1
 # A lone glyph read as '1' this many times wider than the face's own 1s is two touching
 # 1s ('11'), one no wider than LONE_ONE times them is a '1': the face says which, not
 # the classifier, which reads both as '1'.
@@ -251,11 +252,12 @@ ONES_PRIOR, LONE_PRIOR = 0.9, 0.05  # the prior of the two-digit reading then
 WIDE_PRIOR = 0.7
 
 
-def _two_prior(glyph: Glyph, top: int, digit_ratio: float | None,
+def _two_prior(glyph: Glyph, one: float, digit_ratio: float | None,
                ones: float | None) -> float | None:
-    """The prior that a lone glyph is two touching digits; None when it is plainly one."""
+    """The prior that a lone glyph is two touching digits; None when it is plainly one.
+    `one`: the classifier's probability that the glyph is a 1."""
     ratio = glyph.w / glyph.h
-    if ones is not None and top == 1:
+    if ones is not None and one >= MAYBE_ONE:
         if ratio >= TWO_ONES * ones:
             return ONES_PRIOR
         if ratio <= LONE_ONE * ones:
@@ -267,36 +269,35 @@ def _two_prior(glyph: Glyph, top: int, digit_ratio: float | None,
     return TWO_PRIOR if digit_ratio and ratio > MAYBE_TWO * digit_ratio else LOW_TWO_PRIOR
 
 
-def lone_tops(numbers: list[list[Glyph]], text_height: float) -> dict[int, int]:
-    """The classifier's first choice for each number of one glyph, by the glyph's id (one
-    batch for the whole picture)."""
+def lone_ones(numbers: list[list[Glyph]], text_height: float) -> dict[int, float]:
+    """The classifier's probability of a 1 for each number of one glyph, by the glyph's id
+    (one batch for the whole picture)."""
     lone = [n[0] for n in numbers if len(n) == 1]
     if not lone:
         return {}
     probs = load_killer_model().digit_proba(np.stack([glyph_features(g, text_height)
                                                       for g in lone]))
-    return {id(g): int(p.argmax()) for g, p in zip(lone, probs, strict=True)}
+    return {id(g): float(p[1]) for g, p in zip(lone, probs, strict=True)}
 
 
 def _read_numbers(numbers: list[list[Glyph]], text_height: float,
                   digit_ratio: float | None, ones: float | None = None,
-                  tops: dict[int, int] | None = None) -> list[ClueReading]:
+                  tops: dict[int, float] | None = None) -> list[ClueReading]:
     """Each number's candidates. A lone glyph wider than one digit of the picture's face
     may be two touching digits ('11' in a heavy face): both readings are scored, each by
     its prior and how surely the classifier reads its digits, and their candidates merged.
     `ones`: the face's '1' width to height (one_ratio), which tells '11' from '1';
-    `tops`: lone_tops of these numbers, if known."""
+    `tops`: lone_ones of these numbers, if known."""
     model = load_killer_model()
     out = []
     for number in numbers:
         readings = [(_digits_of(number)[:2], 1.0)]
         if len(number) == 1:
             glyph = number[0]
-            top = (tops or {}).get(id(glyph))
-            if top is None:
-                top = int(model.digit_proba(glyph_features(glyph, text_height)[None])[0]
-                          .argmax())
-            prior = _two_prior(glyph, top, digit_ratio, ones)
+            one = (tops or {}).get(id(glyph))
+            if one is None:
+                one = float(model.digit_proba(glyph_features(glyph, text_height)[None])[0, 1])
+            prior = _two_prior(glyph, one, digit_ratio, ones)
             readings = [([glyph], 1.0)] if prior is None else \
                 [([glyph], 1 - prior), (split_glyph(glyph), prior)]
         merged: dict[int, float] = {}
@@ -439,7 +440,7 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
                            "nonogram (send it with kind 'auto')", float(rate), width == height)
     every = [n for line in row_numbers + col_numbers for n in line]
     ratio, ones = digit_ratio(every), one_ratio(every, text_height)
-    tops = lone_tops(every, text_height)
+    tops = lone_ones(every, text_height)
     row_clues = [_read_numbers(n, text_height, ratio, ones, tops) for n in row_numbers]
     col_clues = [_read_numbers(n, text_height, ratio, ones, tops) for n in col_numbers]
     inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
