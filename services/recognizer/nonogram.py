@@ -92,12 +92,15 @@ def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
         while child != -1:
             areas.append(cv2.contourArea(contours[child]))
             child = links[child][0]
-        areas = np.array([a for a in areas if a >= 9])
+        areas = np.sort([a for a in areas if a >= 9])
         if not len(areas):
             continue
-        # A grid's cells are alike; a page's clutter leaves holes of every size.
-        typical = float(np.median(areas))
-        cells = int(((areas > 0.6 * typical) & (areas < 1.6 * typical)).sum())
+        # A grid's cells are alike; a page's clutter leaves holes of every size. The
+        # largest set of alike holes counts, not those alike the median: in a photo, thin
+        # lines may show in one part of the grid and vanish in another, where the thick
+        # lines' blocks of 5x5 cells are the holes (as many small as large holes).
+        cells = int((np.searchsorted(areas, 1.6 * areas, "left")
+                     - np.searchsorted(areas, 0.6 * areas, "right")).max())
         if cells > best_cells:
             best, best_cells = k, cells
     if best is None or best_cells < MIN_WEB_CELLS:
@@ -216,22 +219,87 @@ def _chain(numbers: list[list[Glyph]], start: float, across: bool) -> list[list[
     return kept[::-1]
 
 
+def _digits_of(number: list[Glyph]) -> list[Glyph]:
+    digits = []
+    for g in number:
+        digits += split_glyph(g) if g.w > WIDE_GLYPH * g.h else [g]
+    return digits
+
+
+def one_ratio(numbers: list[list[Glyph]], text_height: float) -> float | None:
+    """The face's width-to-height ratio of a '1': the median over the glyphs the
+    classifier reads as 1, fairly surely (most are lone 1s, common in clues; a few may be
+    touching '11's; a serif face's broad-footed 1 may look a little like a 7)."""
+    glyphs = [g for n in numbers for g in _digits_of(n)]
+    if len(glyphs) < ONES_NEEDED:
+        return None
+    probs = load_killer_model().digit_proba(np.stack([glyph_features(g, text_height)
+                                                      for g in glyphs]))
+    ratios = [g.w / g.h for g, p in zip(glyphs, probs, strict=True)
+              if p.argmax() == 1 and p[1] >= SURE_ONE]
+    return float(np.median(ratios)) if len(ratios) >= ONES_NEEDED else None
+
+
+ONES_NEEDED, SURE_ONE = 3, 0.6
+MAYBE_ONE = 0.3  # a glyph read as 1 with at least this probability is weighed as a 1
+# A lone glyph read as '1' this many times wider than the face's own 1s is two touching
+# 1s ('11'), one no wider than LONE_ONE times them is a '1': the face says which, not
+# the classifier, which reads both as '1'.
+TWO_ONES, LONE_ONE = 1.6, 1.25
+ONES_PRIOR, LONE_PRIOR = 0.9, 0.05  # the prior of the two-digit reading then
+# A lone glyph wider than WIDE_GLYPH is most likely two digits, but may be one broad digit
+# of a slab face (a '4' as wide as high): the classifier's certainty decides.
+WIDE_PRIOR = 0.7
+
+
+def _two_prior(glyph: Glyph, one: float, digit_ratio: float | None,
+               ones: float | None) -> float | None:
+    """The prior that a lone glyph is two touching digits; None when it is plainly one.
+    `one`: the classifier's probability that the glyph is a 1."""
+    ratio = glyph.w / glyph.h
+    if ones is not None and one >= MAYBE_ONE:
+        if ratio >= TWO_ONES * ones:
+            return ONES_PRIOR
+        if ratio <= LONE_ONE * ones:
+            return LONE_PRIOR if ratio > MAYBE_TWO_ANY else None
+    if ratio <= MAYBE_TWO_ANY:
+        return None
+    if ratio > WIDE_GLYPH:
+        return WIDE_PRIOR
+    return TWO_PRIOR if digit_ratio and ratio > MAYBE_TWO * digit_ratio else LOW_TWO_PRIOR
+
+
+def lone_ones(numbers: list[list[Glyph]], text_height: float) -> dict[int, float]:
+    """The classifier's probability of a 1 for each number of one glyph, by the glyph's id
+    (one batch for the whole picture)."""
+    lone = [n[0] for n in numbers if len(n) == 1]
+    if not lone:
+        return {}
+    probs = load_killer_model().digit_proba(np.stack([glyph_features(g, text_height)
+                                                      for g in lone]))
+    return {id(g): float(p[1]) for g, p in zip(lone, probs, strict=True)}
+
+
 def _read_numbers(numbers: list[list[Glyph]], text_height: float,
-                  digit_ratio: float | None) -> list[ClueReading]:
+                  digit_ratio: float | None, ones: float | None = None,
+                  tops: dict[int, float] | None = None) -> list[ClueReading]:
     """Each number's candidates. A lone glyph wider than one digit of the picture's face
     may be two touching digits ('11' in a heavy face): both readings are scored, each by
-    its prior and how surely the classifier reads its digits, and their candidates merged."""
+    its prior and how surely the classifier reads its digits, and their candidates merged.
+    `ones`: the face's '1' width to height (one_ratio), which tells '11' from '1';
+    `tops`: lone_ones of these numbers, if known."""
     model = load_killer_model()
     out = []
     for number in numbers:
-        digits = []
-        for g in number:
-            digits += split_glyph(g) if g.w > WIDE_GLYPH * g.h else [g]
-        readings = [(digits[:2], 1.0)]
-        if len(digits) == 1 and digits[0].w > MAYBE_TWO_ANY * digits[0].h:
-            prior = TWO_PRIOR if digit_ratio and digits[0].w > MAYBE_TWO * digit_ratio * \
-                digits[0].h else LOW_TWO_PRIOR
-            readings = [(digits, 1 - prior), (split_glyph(digits[0]), prior)]
+        readings = [(_digits_of(number)[:2], 1.0)]
+        if len(number) == 1:
+            glyph = number[0]
+            one = (tops or {}).get(id(glyph))
+            if one is None:
+                one = float(model.digit_proba(glyph_features(glyph, text_height)[None])[0, 1])
+            prior = _two_prior(glyph, one, digit_ratio, ones)
+            readings = [([glyph], 1.0)] if prior is None else \
+                [([glyph], 1 - prior), (split_glyph(glyph), prior)]
         merged: dict[int, float] = {}
         for glyphs, prior in readings:
             probs = model.digit_proba(np.stack([glyph_features(g, text_height)
@@ -270,9 +338,10 @@ def number_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:
 class NotANonogram(RecognitionError):
     """A grid was found, but no clues beside most of its lines: some other puzzle."""
 
-    def __init__(self, message: str, clue_rate: float = 0.0):
+    def __init__(self, message: str, clue_rate: float = 0.0, square: bool = True):
         super().__init__(message)
         self.clue_rate = clue_rate
+        self.square = square  # the grid was counted as wide as high, as a sudoku's is
 
 
 class NoGrid(RecognitionError):
@@ -368,10 +437,12 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
     if rate < CLUE_RATE:
         raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
                            "lines have clue numbers beside them: this does not look like a "
-                           "nonogram (send it with kind 'auto')", float(rate))
-    ratio = digit_ratio([n for line in row_numbers + col_numbers for n in line])
-    row_clues = [_read_numbers(n, text_height, ratio) for n in row_numbers]
-    col_clues = [_read_numbers(n, text_height, ratio) for n in col_numbers]
+                           "nonogram (send it with kind 'auto')", float(rate), width == height)
+    every = [n for line in row_numbers + col_numbers for n in line]
+    ratio, ones = digit_ratio(every), one_ratio(every, text_height)
+    tops = lone_ones(every, text_height)
+    row_clues = [_read_numbers(n, text_height, ratio, ones, tops) for n in row_numbers]
+    col_clues = [_read_numbers(n, text_height, ratio, ones, tops) for n in col_numbers]
     inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
     grid = np.stack(np.meshgrid(np.arange(width + 1), np.arange(height + 1)), axis=-1)
     lattice = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float32), inverse)

@@ -30,13 +30,18 @@ def _cell_side(read) -> float:
 
 def _at_full_resolution(image: bytes, width: int, height: int, read, scale: float):
     """(the nonogram read from the upload at up to FINE_SIDE pixels, its scale); `read`
-    (may be None) stays when the finer picture cannot be decoded."""
+    (may be None) stays when the finer picture cannot be decoded or read."""
     region = decode_region(image, (0, 0, width, height), FINE_SIDE)
     if region is None or region.scale >= scale:
         if read is None:
             raise RecognitionError("the picture could not be read at a finer resolution")
         return read, scale
-    return read_nonogram(region.gray), region.scale
+    try:
+        return read_nonogram(region.gray), region.scale
+    except RecognitionError:
+        if read is None:
+            raise
+        return read, scale  # the finer picture lost what the working one showed
 
 
 def nonogram_reading(image: bytes, kind: str) -> Reading | None:
@@ -52,9 +57,13 @@ def nonogram_reading(image: bytes, kind: str) -> Reading | None:
     except RecognitionError as error:
         # A photo of a large puzzle, shrunk to the working size, may keep its grid's
         # lines but lose the thin ones or the clues' digits: read again finer, unless
-        # the picture plainly holds no grid, or a grid with nearly no clues (a sudoku).
+        # the picture plainly holds no grid, or a square grid with nearly no clues (a
+        # sudoku). A grid counted wider than high is no sudoku: its lines may have been
+        # miscounted where the thin ones vanished, and its clues looked for beside the
+        # wrong lines.
         hopeless = isinstance(error, NoGrid) or (
-            isinstance(error, NotANonogram) and error.clue_rate < SOME_CLUES)
+            isinstance(error, NotANonogram) and error.clue_rate < SOME_CLUES
+            and error.square)
         if scale <= SHRUNK or (hopeless and kind != "nonogram"):
             if kind == "nonogram":
                 raise

@@ -102,6 +102,7 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     seen_any = False
     best, best_fit = None, -1.0
     light = None  # (corners, lattice, fit) of a smaller side lying below GOOD_FIT
+    aside = None  # a 9x9 lattice whose lines carry on outside it (see INSIDE_LARGER)
     tried: dict[int, list[np.ndarray]] = {0: [], PAD: []}
     framings: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     faint: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -132,8 +133,10 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                 tried[pad].append(outline)
                 seen_any |= score >= MIN_SCORE and not other_sides  # as 9x9 scores it
                 size = grid_size(binary, outline, framed)
+                if aside is not None and size <= SIZE:
+                    continue  # only a larger grid enclosing the 9x9 set aside may win now
                 for side in (size, SIZE) if size != SIZE and not other_sides else (size,):
-                    if other_sides and side == SIZE:
+                    if other_sides and side == SIZE or aside is not None and side <= SIZE:
                         break
                     if _shortest_side(outline) < MIN_CELL_PX * side:
                         continue  # cells too small to hold a readable digit
@@ -149,6 +152,10 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     if side != SIZE and (fit < LARGE_GOOD_FIT
                                          or continues_outside(binary, corners, side) > 0.5):
                         continue
+                    if aside is not None:
+                        if _encloses(corners - pad, side, aside[0]):
+                            return corners - pad, lattice - pad
+                        break
                     if side < SIZE and fit < GOOD_FIT:
                         # Thin light lines: judged against every 9x9 lattice, at the end.
                         if light is None or fit > light[2]:
@@ -162,8 +169,14 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                         best, best_fit = (corners - pad, lattice - pad, fit), fit
                     as_found = np.abs(corners - outline).max() < 1.0
                     if fit >= CLEAR_FIT or (fit >= GOOD_FIT and (as_found or side != SIZE)):
+                        if side == SIZE and \
+                                continues_outside(binary, corners, SIZE) > INSIDE_LARGER:
+                            aside = best  # maybe nine rows of a larger grid: look on
+                            break
                         return best
                     break
+            if aside is not None:
+                return aside  # no larger grid encloses it: a 9x9 page ruled past its grid
         if best_fit >= GOOD_FIT:
             return best  # a 9x9 lattice lying well: other sides are not tried
     if light is not None and light[2] >= best_fit + CLEARLY_BETTER_FIT:
@@ -173,6 +186,27 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
+
+
+# A 9x9 lattice whose inner lines carry on past two of its four sides may be nine rows
+# and columns of a 12x12 or 16x16 grid whose own outline was traced a little off (a
+# shadow across a corner): the sub-lattice then lies perfectly. It is set aside, and loses
+# only to a larger grid found among the next outlines that encloses it with cells of its
+# size; otherwise it is read as before (real 9x9 pages may print lines past the grid).
+INSIDE_LARGER = 0.45
+SAME_PITCH = 0.2  # cells of the larger grid within this share of the 9x9 lattice's
+
+
+def _encloses(corners: np.ndarray, side: int, inner: np.ndarray) -> bool:
+    """Whether the side x side grid at `corners` holds the 9x9 outline `inner` inside it
+    (to half a cell), with cells of about the same size."""
+    cell = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / side
+    inner_cell = float(np.linalg.norm(inner - np.roll(inner, 1, axis=0), axis=1).mean()) / SIZE
+    if side <= SIZE or abs(cell / inner_cell - 1.0) > SAME_PITCH:
+        return False
+    contour = corners.reshape(-1, 1, 2).astype(np.float32)
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -0.5 * cell
+               for x, y in inner)
 
 
 # An outline whose side is shorter than this many pixels a cell is no grid one can read:
@@ -276,14 +310,15 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     """(grey picture with dark ink on light ground, grid corners, lattice).
 
     Dark-mode apps draw light lines and digits on a dark ground. Any picture in which no
-    grid is found is also tried inverted (a negative). A picture with a flat
+    grid is found, or whose grid's lines are lighter than its ground, is also tried
+    inverted (a negative). A picture with a flat
     dark ground is read both inverted and as it is (a photo on a dark table, or an
     under-exposed one, has one too): the reading whose grid has ground lighter than its
     lines wins, and of two such, the one whose lattice lies better on its lines.
     """
     if not dark_ground(gray):
         try:
-            return (gray, *locate(gray))
+            corners, lattice = locate(gray)
         except RecognitionError as error:
             # A negative, or light print on a dark page photographed on a light table.
             inverted = 255 - gray
@@ -294,6 +329,19 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
             if not ground_lighter_than_lines(inverted, lattice):
                 raise
             return inverted, corners, lattice
+        if ground_lighter_than_lines(gray, lattice):
+            return gray, corners, lattice
+        # The lattice found has lines lighter than its ground: a dark page photographed
+        # on a light table, where the page's edge and the grid's light rules can trace a
+        # smaller grid. The negative's lattice wins when its own ground is lighter.
+        inverted = 255 - gray
+        try:
+            found = locate(inverted)
+        except RecognitionError:
+            return gray, corners, lattice
+        if ground_lighter_than_lines(inverted, found[1]):
+            return (inverted, *found)
+        return gray, corners, lattice
     found, error = [], None
     for candidate in (255 - gray, gray):
         try:

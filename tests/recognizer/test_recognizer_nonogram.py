@@ -111,3 +111,58 @@ def test_sudoku_picture_is_still_a_sudoku_and_not_a_nonogram():
     assert recognize(data).kind == "sudoku"
     with pytest.raises(RecognitionError):
         recognize(data, "nonogram")
+
+
+def bench_picture(seed: int, held_out: bool = True, photo: bool = True):
+    """A nonogram drawn as bench/recognition_nonogram.py draws its sets: the held-out
+    style (faint grey thin lines) and fonts, or the styles and fonts the reader was built
+    on; a photo or a screenshot. (bytes, puzzle, picture)"""
+    from gridsight.synth.nonogram_render import HELD_OUT_STYLES, NONOGRAM_STYLES
+    from gridsight.synth.puzzles import make_nonogram
+    from services.solver import solve_puzzle
+
+    rng = random.Random(seed)
+    width, height = rng.choice((10, 15, 20, 25, 30)), rng.choice((10, 15, 20, 25, 30))
+    while True:
+        puzzle, picture = make_nonogram(rng, width, height, rng.uniform(0.45, 0.6), smooth=1)
+        if solve_puzzle(puzzle).verdict == "unique":
+            break
+    styles = tuple(HELD_OUT_STYLES if held_out else NONOGRAM_STYLES)
+    image = render_nonogram(puzzle, style=rng.choice(styles), seed=seed,
+                            held_out_fonts=held_out, title=rng.random() < 0.5)
+    if not photo:
+        return to_bytes(image), puzzle, picture
+    image, _ = photograph(image, rng=np.random.default_rng(seed), fill=(0.85, 0.95),
+                          rotation=4, perspective=0.04, out_size=(2400, 1800))
+    return to_bytes(image, "JPEG", quality=90), puzzle, picture
+
+
+@pytest.mark.parametrize("seed", [805002, 900012])
+def test_photo_of_faint_thin_lines_is_read_as_a_nonogram(seed):
+    """Large photos of faint-lined grids, read as sudoku before: at the working size one
+    was read, but its finer re-read found no web of lines (thin lines showing in part of
+    the grid, 5x5 blocks elsewhere: the holes alike the median were none) and the working
+    reading was dropped; the other's lines were miscounted at the working size (30x20 as
+    15x23), so its clues were looked for beside the wrong lines, and the finer re-read was
+    not tried. A grid counted wider than high is no sudoku: it is now read again finer."""
+    data, puzzle, picture = bench_picture(seed)
+    reading = recognize(data)
+    assert reading.kind == "nonogram"
+    assert (reading.width, reading.height) == (len(puzzle.cols), len(puzzle.rows))
+    result = solve_page(reading)
+    assert result.status in ("solved", "needs_review")
+    assert result.status != "solved" or result.solution == picture
+
+
+@pytest.mark.parametrize("seed", [910002, 910007, 910032, 910016, 800010])
+def test_touching_ones_and_broad_digits_are_told_by_the_face(seed):
+    """Two 1s that touch ('11') were read as one '1' (the classifier reads both so), a
+    lone '1' in a face with a broad foot as '11', and a slab face's '4', as wide as high,
+    as two digits. The face's own 1s (the glyphs read surely as 1) set how wide a '1' is:
+    a glyph read as 1 and much wider is two, one as narrow is one; a wide lone glyph is
+    read both ways and the classifier's certainty decides."""
+    data, puzzle, picture = bench_picture(seed, held_out=False, photo=False)
+    reading = recognize(data)
+    assert clue_values(reading) == (puzzle.rows, puzzle.cols)
+    result = solve_page(reading)
+    assert result.status == "solved" and result.solution == picture

@@ -186,6 +186,18 @@ def test_8x8_photo_of_light_lines_is_not_read_as_the_page_around_it(seed):
     assert_right_or_reviewed(reading, givens, solution)
 
 
+@pytest.mark.parametrize(("seed", "convention"), [(755506, "digits"), (755508, "letters")])
+def test_16x16_photo_is_not_read_as_nine_of_its_own_rows_and_columns(seed, convention):
+    """A shadow across a corner bends the best outline a little off the 16x16 grid: its
+    lines then count as no side but 9, and nine rows and columns cut out of the grid by
+    its own lines lie on them perfectly. The larger grid among the next outlines that
+    encloses them with cells of their size wins."""
+    data, givens, solution = held_out_picture(16, (4, 4), seed, convention)
+    reading = recognize(data)
+    assert (reading.size, tuple(reading.box), reading.symbols) == (16, (4, 4), convention)
+    assert_right_or_reviewed(reading, givens, solution)
+
+
 def test_small_quads_between_digits_are_not_a_grid():
     """A 4x4 screenshot in which a quad of 40 px between the digits lay on lines as a
     9x9 lattice (cells of 4 px) and was read instead of the grid."""
