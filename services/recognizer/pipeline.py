@@ -154,7 +154,7 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                         continue
                     if aside is not None:
                         if _encloses(corners - pad, side, aside[0]):
-                            return corners - pad, lattice - pad
+                            return corners - pad, lattice - pad, fit
                         break
                     if side < SIZE and fit < GOOD_FIT:
                         # Thin light lines: judged against every 9x9 lattice, at the end.
