@@ -160,12 +160,12 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     blobs.sort(key=lambda b: (b[5], -b[3], b[1], b[0]))
     ax, ay, aw, ah, _, _ = blobs[0]
     # Digits of a number share their top and their baseline; a dot of the outline beside
-    # the number is shorter and sits higher or lower, a dash as tall as the digits starts
-    # and ends lower (or higher) than they do.
+    # the number is shorter and sits higher or lower, a thin dash of the outline's side as
+    # tall as the digits starts and ends lower (or higher) than they do.
     line = [b for b in blobs if _overlap(b[1], b[3], ay, ah) >= 0.5 * min(b[3], ah)
             and 0.55 * ah <= b[3] <= 1.4 * ah and (not b[5] or b[3] >= 0.85 * ah)
             and (b[3] >= 0.8 * ah or abs(b[1] + b[3] - ay - ah) <= 0.3 * ah)
-            and min(abs(b[1] - ay), abs(b[1] + b[3] - ay - ah)) <= SHIFTED * ah]
+            and (not b[5] or min(abs(b[1] - ay), abs(b[1] + b[3] - ay - ah)) <= SHIFTED * ah)]
     line.sort(key=lambda b: b[0])
     # The outline runs right of and below the number: of the blobs as tall as the text
     # on its top line, the leftmost starts the number (a '1' before the outline's corner).
@@ -177,7 +177,15 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         start -= 1
     while end + 1 < len(line) and line[end + 1][0] - (line[end][0] + line[end][2]) < 0.8 * ah:
         end += 1
-    chosen = line[start:end + 1][:2]
+    chosen = line[start:end + 1]
+    # Digits of a number stand side by side: a first blob reaching a third of the way
+    # over the next one is the cage outline's corner around it (Comfortaa: '4' read as
+    # '14'). A sum has at most two digits: of three blobs, a first one that is a thin bar
+    # over a line running on down the cell's side is the outline too ('|14' read as '11').
+    if len(chosen) > 1 and (chosen[0][0] + chosen[0][2] > chosen[1][0] + 0.3 * chosen[1][2]
+                            or (len(chosen) > 2 and chosen[0][5])):
+        chosen = chosen[1:]
+    chosen = chosen[:2]
     return [_trimmed(region * (labels == i), x, y, w, h) for x, y, w, h, i, _ in chosen]
 
 
