@@ -30,6 +30,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -255,9 +256,27 @@ def shipped(count: int, only: list[str] | None = None) -> tuple[list[str], list[
     return lines, notes
 
 
-def held_out(count: int, grids: int, folds: int, which: str = "all"
+def held_out_model(grids: int, narrowing: dict, cache_dir: Path | None):
+    """The model trained without the held-out group (seed 1, so the same every run);
+    kept in `cache_dir` when given, so that two versions of the reader can be compared
+    on the same held-out models without training them twice. Clear the folder when the
+    training code changes."""
+    key = "_".join([f"g{grids}", *(f"{k}-{'+'.join(sorted(v))}"[:60] + f"-{len(v)}"
+                                   for k, v in sorted(narrowing.items()))])
+    path = cache_dir / f"{key}.joblib" if cache_dir else None
+    if path and path.exists():
+        return joblib.load(path)
+    model = train(grids, max(20, grids // 5), seed=1, log=lambda *_: None, **narrowing)
+    if path:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        joblib.dump(model, path)
+    return model
+
+
+def held_out(count: int, grids: int, folds: int, which: str = "all",
+             cache_dir: Path | None = None, digits_too: bool = False
              ) -> tuple[list[str], list[str]]:
-    rows, notes = [], []
+    rows, notes, before = [], [], []
     groups = [(f"style '{s}' held out", dict(styles=sorted(set(TRAINED_STYLES) - {s})),
                style_cases(s, count, offset=500)) for s in TRAINED_STYLES
               if which in ("all", "styles")]
@@ -270,16 +289,24 @@ def held_out(count: int, grids: int, folds: int, which: str = "all"
                        dict(exclude_families=fold), cases))
     for name, narrowing, cases in groups:
         started = time.perf_counter()
-        use_model(train(grids, max(20, grids // 5), seed=1, log=lambda *_: None,
-                        **narrowing))
-        row = run_group(name, cases)
-        rows.append(row)
-        notes += [f"- {name}: {f}" for f in row["failures"]]
-        print(table_row(row), f"({time.perf_counter() - started:.0f} s)", flush=True)
+        model = held_out_model(grids, narrowing, cache_dir)
+        # `digits_too`: the same model read as before the whole-number reader (its share
+        # set to 0), on the same pictures in the same run.
+        for label, weight in ([("digits only", 0.0)] if digits_too else []) + [("", None)]:
+            variant = replace(model, number_weight=weight) if weight is not None else model
+            use_model(variant)
+            title = f"{name} ({label})" if label else name
+            row = run_group(title, cases)
+            (before if label else rows).append(row)
+            notes += [f"- {title}: {f}" for f in row["failures"]]
+            print(table_row(row), f"({time.perf_counter() - started:.0f} s)", flush=True)
     worst = min(rows, key=lambda r: (r["solved"] / max(1, r["n"]),
                                      r["sums_right"] / max(1, r["sums"])))
     lines = [*HEADER, *map(table_row, rows),
              table_row(worst | dict(name=f"**worst: {worst['name']}**"))]
+    if before:
+        lines += ["", "The same models with the whole-number reader off (digits only):", "",
+                  *HEADER, *map(table_row, before)]
     return lines, notes
 
 
@@ -296,11 +323,17 @@ def main() -> None:
                         help="shipped models: read only these groups (no classic rows)")
     parser.add_argument("--groups", choices=("all", "styles", "fonts"), default="all",
                         help="which held-out groups (run two at once on two cores)")
+    parser.add_argument("--digits-too", action="store_true",
+                        help="held out: also read each group with the whole-number reader "
+                             "off (the reading before it), same models, same run")
+    parser.add_argument("--model-cache", type=Path,
+                        help="held-out models: load from / save to this folder")
     args = parser.parse_args()
     count = 10 if args.quick else args.n
     started = time.perf_counter()
     if args.held_out:
-        lines, notes = held_out(count, args.train_grids, args.family_folds, args.groups)
+        lines, notes = held_out(count, args.train_grids, args.family_folds, args.groups,
+                                args.model_cache, args.digits_too)
         title = f"Killer recognition, held-out groups ({args.groups}, " \
                 f"{args.train_grids} training grids per group)"
         out = f"recognition_killer_heldout_{args.groups}.md"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import random
 import time
+from dataclasses import dataclass, field
 from functools import cache
 
 import cv2
@@ -43,8 +44,11 @@ from services.recognizer.sums import (
     MAYBE_PAIR,
     SUM_CELL,
     KillerModel,
+    digit_reading,
+    digit_width,
     find_sums,
     glyph_features,
+    number_features,
     split_glyph,
 )
 
@@ -119,9 +123,24 @@ def inks(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.ndarray]
             thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL))
 
 
-def make_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset()
+@dataclass
+class Numbers:
+    """Whole numbers as the reader finds them: features, values, and (for fitting the
+    mixture) the glyphs with their grid's text height and digit width."""
+
+    x: list = field(default_factory=list)
+    y: list = field(default_factory=list)
+    found: list = field(default_factory=list)  # (glyphs, text height, digit width)
+
+    def add(self, other: Numbers) -> Numbers:
+        return Numbers(self.x + other.x, self.y + other.y, self.found + other.found)
+
+
+def make_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset(),
+              numbers: Numbers | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(edge features, wall labels, glyph features, digit labels) of the grids of `seeds`.
+    """(edge features, wall labels, glyph features, digit labels) of the grids of `seeds`;
+    their whole numbers are added to `numbers` when given.
 
     Cage boundaries drawn on the grid lines (inset 0) look, in grey, like the grid's own
     lines: their edges teach the wall model nothing it can use, and are left out.
@@ -136,21 +155,28 @@ def make_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset()
             right, down = edge_profiles(ink_walls)
             ex += [right.reshape(-1, right.shape[-1]), down.reshape(-1, down.shape[-1])]
             ey += [np.ravel(info["walls_right"]), np.ravel(info["walls_down"])]
-        x, y = labelled_glyphs(ink_sums, info["sums"])
+        x, y = labelled_glyphs(ink_sums, info["sums"], numbers)
         gx += x
         gy += y
     return np.concatenate(ex), np.concatenate(ey), np.stack(gx), np.array(gy)
 
 
-def labelled_glyphs(ink_sums: np.ndarray, sums: dict) -> tuple[list, list]:
-    """Glyph features and digit labels of the sums the reader finds, cut as it cuts them."""
+def labelled_glyphs(ink_sums: np.ndarray, sums: dict, numbers: Numbers | None = None
+                    ) -> tuple[list, list]:
+    """Glyph features and digit labels of the sums the reader finds, cut as it cuts them;
+    each whole number found in a sum's cell goes to `numbers`, however it was cut."""
     gx, gy = [], []
     found = find_sums(ink_sums, list(sums))
     if not found:
         return gx, gy
     typical = float(np.median([g[0].h for g in found.values()]))
+    width = digit_width(found)
     for cell, glyphs in found.items():
         text = str(sums.get(cell, ""))
+        if numbers is not None and text:
+            numbers.x.append(number_features(glyphs, typical))
+            numbers.y.append(int(text))
+            numbers.found.append((glyphs, typical, width))
         if len(glyphs) == 1 and len(text) == 2 and glyphs[0].w > MAYBE_PAIR * glyphs[0].h:
             glyphs = split_glyph(glyphs[0])  # touching digits, as the reader cuts them
         if len(text) != len(glyphs):
@@ -194,13 +220,15 @@ def sum_sheet(seed: int, styles=None, exclude_families: frozenset[str] = frozens
     return gray, lattice, sums
 
 
-def make_glyph_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset()
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """(glyph features, digit labels) from the sum sheets of `seeds`."""
+def make_glyph_data(seeds, styles=None, exclude_families: frozenset[str] = frozenset(),
+                    numbers: Numbers | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(glyph features, digit labels) from the sum sheets of `seeds` (whole numbers to
+    `numbers`)."""
     gx, gy = [], []
     for seed in seeds:
         gray, lattice, sums = sum_sheet(seed, styles, exclude_families)
-        x, y = labelled_glyphs(thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL), sums)
+        x, y = labelled_glyphs(thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL), sums,
+                               numbers)
         gx += x
         gy += y
     return np.stack(gx), np.array(gy)
@@ -219,6 +247,38 @@ def fit_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
     return best
 
 
+def fit_number_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
+    """The whole-number model's temperature minimising its NLL on (x, y)."""
+    best, best_nll = 1.0, float("inf")
+    for t in np.exp(np.linspace(np.log(0.5), np.log(8.0), 40)):
+        model.number_temperature = float(t)
+        p = model.number_proba(x)[np.arange(len(y)), y]
+        nll = float(-np.log(np.maximum(p, 1e-12)).mean())
+        if nll < best_nll:
+            best, best_nll = float(t), nll
+    model.number_temperature = best
+    return best
+
+
+def fit_number_weight(model: KillerModel, calib: Numbers) -> float:
+    """The whole-number reading's share in the mixture that minimises the NLL of the true
+    sums on held-apart grids (0 when it does not help)."""
+    y = np.array(calib.y)
+    whole = model.number_proba(np.stack(calib.x))[np.arange(len(y)), y]
+    digits = []
+    for (glyphs, typical, width), value in zip(calib.found, calib.y, strict=True):
+        reading = digit_reading(glyphs, typical, model, width)
+        digits.append(reading.get(value, 0.0) / (sum(reading.values()) or 1.0))
+    digits = np.array(digits)
+    best, best_nll = 0.0, float("inf")
+    for w in np.linspace(0, 0.9, 19):
+        nll = float(-np.log(np.maximum((1 - w) * digits + w * whole, 1e-6)).mean())
+        if nll < best_nll:
+            best, best_nll = float(w), nll
+    model.number_weight = best
+    return best
+
+
 def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print, styles=None,
           exclude_families: frozenset[str] = frozenset(), sheets: int | None = None
           ) -> KillerModel:
@@ -229,14 +289,15 @@ def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print, sty
     """
     started = time.perf_counter()
     base = seed * 100_000 + 1_000
-    ex, ey, gx, gy = make_data(range(base, base + grids), styles, exclude_families)
+    numbers, calib_numbers = Numbers(), Numbers()
+    ex, ey, gx, gy = make_data(range(base, base + grids), styles, exclude_families, numbers)
     sheets = grids // 2 if sheets is None else sheets
     if sheets:
         sx, sy = make_glyph_data(range(base + 20_000, base + 20_000 + sheets), styles,
-                                 exclude_families)
+                                 exclude_families, numbers)
         gx, gy = np.concatenate([gx, sx]), np.concatenate([gy, sy])
     _, _, cx, cy = make_data(range(base + 50_000, base + 50_000 + calib_grids), styles,
-                             exclude_families)
+                             exclude_families, calib_numbers)
     log(f"{len(ey)} edges, {len(gy)} glyphs, {len(cy)} calibration glyphs "
         f"({time.perf_counter() - started:.0f} s to make)")
     walls = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.1,
@@ -249,10 +310,24 @@ def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print, sty
     model = KillerModel(walls=walls, digits=(scaler, network), info={})
     raw_accuracy = float((model.digit_proba(cx).argmax(axis=1) == cy).mean())
     fit_temperature(model, cx, cy)
+    # The whole-number reader, on the same pictures' numbers as the reader finds them.
+    number_scaler = StandardScaler().fit(np.stack(numbers.x))
+    number_network = MLPClassifier(hidden_layer_sizes=(128,), alpha=1e-3, max_iter=200,
+                                   random_state=seed)
+    number_network.fit(number_scaler.transform(np.stack(numbers.x)), np.array(numbers.y))
+    model.numbers = (number_scaler, number_network)
+    ny = np.array(calib_numbers.y)
+    number_accuracy = float((model.number_proba(np.stack(calib_numbers.x)).argmax(axis=1)
+                             == ny).mean())
+    fit_number_temperature(model, np.stack(calib_numbers.x), ny)
+    fit_number_weight(model, calib_numbers)
     model.info = {"grids": grids, "sheets": sheets, "edges": int(len(ey)),
                   "glyphs": int(len(gy)), "seed": seed,
                   "calibration_glyph_accuracy": raw_accuracy,
-                  "temperature": model.temperature,
+                  "temperature": model.temperature, "numbers": len(numbers.y),
+                  "calibration_number_accuracy": number_accuracy,
+                  "number_temperature": model.number_temperature,
+                  "number_weight": model.number_weight,
                   "seconds": round(time.perf_counter() - started, 1)}
     log(f"trained: {model.info}")
     return model

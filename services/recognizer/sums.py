@@ -6,7 +6,10 @@ other on one text line form the sum; dash pieces of the cage outline are left ou
 they are too short, too flat, or continue along the cell's side. Sums in one grid share
 one text height, so blobs far from the grid's typical height are dropped too. Each digit
 is read by a small classifier over 0..9 (scripts/train_sums.py) and a sum's candidates
-are the products of its digits' probabilities.
+are the products of its digits' probabilities. A second classifier reads the number as a
+whole (1..45): it sees two digits that ran together ('11' as one blob, which the digit
+model calls '8') as the number they are; the two readings are mixed with a weight fitted
+on held-apart grids.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ MAYBE_PAIR = 0.8  # from here to CLEAR_PAIR it may be one wide digit or two
 PAIR_RATIO, PAIR_SPREAD = 1.3, 0.07  # glyph width / digit width where two digits get likely
 RECUT_PRIOR = 0.3  # prior that two glyphs apart in the picture are cut elsewhere
 MISSED_DIGIT = 0.02  # prior that a sum's second digit went unseen
+MAX_SUM = 45
 MODEL_PATH = Path(__file__).parent / "models" / "killer.joblib"
 GLYPH = 28  # side of the normalised glyph image
 GLYPH_BOX = 20  # the glyph's longer side is scaled to this
@@ -44,6 +48,9 @@ FAINT_PEAK = 0.2  # a blob whose darkest pixel is fainter than this is no print
 LEFT_SLACK = 0.15  # text heights a number may start left of where the grid's numbers do
 TALL_OUTLINE = 1.25  # text heights an outline piece beside a number may reach
 START_PERCENTILE = 20  # where the grid's numbers start: outline pieces are a few heads' first
+SHIFTED = 0.25  # text heights a digit's top or baseline may lie off the number's
+NUMBER_H, NUMBER_W = 24, 48  # the whole number's normalised image (text height 20 px)
+NUMBER_TEXT = 20
 
 
 @dataclass
@@ -63,11 +70,25 @@ class KillerModel:
     digits: object  # (scaler, network) over glyph features -> P(0..9)
     info: dict
     temperature: float = 1.0  # softens the network's overconfident probabilities
+    # Whole-number reader: (scaler, network) over number_features rows -> P(1..45), its
+    # temperature, and its share in the mixture with the digit reading (0: not used).
+    numbers: object = None
+    number_temperature: float = 1.0
+    number_weight: float = 0.0
 
     def digit_proba(self, x: np.ndarray) -> np.ndarray:
         scaler, network = self.digits
         p = network.predict_proba(scaler.transform(x))
         return tempered_softmax(np.log(np.maximum(p, 1e-12)), self.temperature)
+
+    def number_proba(self, x: np.ndarray) -> np.ndarray:
+        """(rows, 46) probabilities of the values 0..45 (0 never), one row per number."""
+        scaler, network = self.numbers
+        p = network.predict_proba(scaler.transform(x))
+        p = tempered_softmax(np.log(np.maximum(p, 1e-12)), self.number_temperature)
+        out = np.zeros((len(x), MAX_SUM + 1))
+        out[:, network.classes_.astype(int)] = p
+        return out
 
 
 @cache
@@ -139,10 +160,12 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     blobs.sort(key=lambda b: (b[5], -b[3], b[1], b[0]))
     ax, ay, aw, ah, _, _ = blobs[0]
     # Digits of a number share their top and their baseline; a dot of the outline beside
-    # the number is shorter and sits higher or lower.
+    # the number is shorter and sits higher or lower, a thin dash of the outline's side as
+    # tall as the digits starts and ends lower (or higher) than they do.
     line = [b for b in blobs if _overlap(b[1], b[3], ay, ah) >= 0.5 * min(b[3], ah)
             and 0.55 * ah <= b[3] <= 1.4 * ah and (not b[5] or b[3] >= 0.85 * ah)
-            and (b[3] >= 0.8 * ah or abs(b[1] + b[3] - ay - ah) <= 0.3 * ah)]
+            and (b[3] >= 0.8 * ah or abs(b[1] + b[3] - ay - ah) <= 0.3 * ah)
+            and (not b[5] or min(abs(b[1] - ay), abs(b[1] + b[3] - ay - ah)) <= SHIFTED * ah)]
     line.sort(key=lambda b: b[0])
     # The outline runs right of and below the number: of the blobs as tall as the text
     # on its top line, the leftmost starts the number (a '1' before the outline's corner).
@@ -154,7 +177,15 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         start -= 1
     while end + 1 < len(line) and line[end + 1][0] - (line[end][0] + line[end][2]) < 0.8 * ah:
         end += 1
-    chosen = line[start:end + 1][:2]
+    chosen = line[start:end + 1]
+    # Digits of a number stand side by side: a first blob reaching a third of the way
+    # over the next one is the cage outline's corner around it (Comfortaa: '4' read as
+    # '14'). A sum has at most two digits: of three blobs, a first one that is a thin bar
+    # over a line running on down the cell's side is the outline too ('|14' read as '11').
+    if len(chosen) > 1 and (chosen[0][0] + chosen[0][2] > chosen[1][0] + 0.3 * chosen[1][2]
+                            or (len(chosen) > 2 and chosen[0][5])):
+        chosen = chosen[1:]
+    chosen = chosen[:2]
     return [_trimmed(region * (labels == i), x, y, w, h) for x, y, w, h, i, _ in chosen]
 
 
@@ -260,6 +291,36 @@ def glyph_features(glyph: Glyph, text_height: float) -> np.ndarray:
     return np.concatenate([hog, pixels, shape]).astype(np.float32)
 
 
+def number_features(glyphs: list[Glyph], text_height: float) -> np.ndarray:
+    """HOG, pixels and shape of a whole number (its glyphs as found), at one text height.
+
+    The number keeps its proportions: scaled so that the text is NUMBER_TEXT pixels high
+    (narrower if it would not fit), so '11' run together stays twice a '1' wide and
+    unlike an '8'.
+    """
+    number = _joined(glyphs) if len(glyphs) > 1 else glyphs[0]
+    blob = number.image.astype(np.float32)
+    blob = blob / max(float(blob.max()), 1e-3)
+    h, w = blob.shape
+    scale = min(NUMBER_TEXT / max(h, 1), (NUMBER_W - 4) / max(w, 1))
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    small = cv2.resize(blob, (nw, nh), interpolation=cv2.INTER_AREA)
+    image = np.zeros((NUMBER_H, NUMBER_W), np.float32)
+    top, left = (NUMBER_H - nh) // 2, (NUMBER_W - nw) // 2
+    image[top:top + nh, left:left + nw] = small
+    hog = _number_hog().compute((image * 255).astype(np.uint8)).ravel()
+    pixels = cv2.resize(image, (NUMBER_W // 2, NUMBER_H // 2),
+                        interpolation=cv2.INTER_AREA).ravel()
+    shape = np.array([h / text_height, w / h, len(glyphs) - 1.5, float(blob.mean())],
+                     np.float32) * 4
+    return np.concatenate([hog, pixels, shape]).astype(np.float32)
+
+
+@cache
+def _number_hog() -> cv2.HOGDescriptor:
+    return cv2.HOGDescriptor((NUMBER_W, NUMBER_H), (12, 12), (6, 6), (6, 6), 9)
+
+
 def cell_ink(ink: np.ndarray, r: int, c: int, n: int = 9) -> np.ndarray:
     """Cell (r, c) of a straightened n x n ink map."""
     p = ink.shape[0] // n
@@ -356,7 +417,15 @@ def pair_prior(glyph: Glyph, width: float | None) -> float:
 
 def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
                  width: float | None = None) -> list[SumCandidate]:
-    """Candidates for one sum; a single wide glyph is also read as two touching digits.
+    """Candidates for one sum: its digits' reading mixed with the whole-number reading."""
+    return mixed_candidates(digit_reading(glyphs, typical, model, width), glyphs, typical,
+                            model)
+
+
+def digit_reading(glyphs: list[Glyph], typical: float, model: KillerModel,
+                  width: float | None = None) -> dict[int, float]:
+    """{value: prob} of a sum from its digits; a single wide glyph is also read as two
+    touching digits.
 
     Each reading is weighted by its prior (from the glyph's width against the grid's digit
     width) and by how sure the classifier is of its digits.
@@ -380,15 +449,34 @@ def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
     for score, candidates in scored:
         for c in candidates:
             merged[c.value] = merged.get(c.value, 0.0) + c.prob * score / total
-    ranked = sorted(merged.items(), key=lambda vp: -vp[1])[:MAX_CANDIDATES]
+    return merged
+
+
+def mixed_candidates(digit_reading: dict[int, float], glyphs: list[Glyph], typical: float,
+                     model: KillerModel) -> list[SumCandidate]:
+    """The digit reading's {value: prob} mixed with the whole-number reading.
+
+    A mixture, not a product: where the two disagree (the digit model sure of '8', the
+    number model of '11') both values stay likely and the cage sizes, the total and the
+    solver decide; where they agree the sum stays sure.
+    """
+    total = sum(digit_reading.values()) or 1.0
+    mixed = {v: p / total for v, p in digit_reading.items()}
+    if model.numbers is not None and model.number_weight > 0:
+        whole = model.number_proba(number_features(glyphs, typical)[None])[0]
+        w = model.number_weight
+        mixed = {v: (1 - w) * mixed.get(v, 0.0) + w * float(whole[v])
+                 for v in set(mixed) | set(range(1, MAX_SUM + 1))}
+        mixed = {v: p for v, p in mixed.items() if p >= 1e-5}
+    ranked = sorted(mixed.items(), key=lambda vp: -vp[1])[:MAX_CANDIDATES]
     norm = sum(p for _, p in ranked) or 1.0
     return [SumCandidate(value=v, prob=round(p / norm, 6)) for v, p in ranked]
 
 
 def _joined(glyphs: list[Glyph]) -> Glyph:
-    a, b = glyphs
-    x, y = min(a.x, b.x), min(a.y, b.y)  # the pieces may overlap either way
-    w, h = max(a.x + a.w, b.x + b.w) - x, max(a.y + a.h, b.y + b.h) - y
+    x, y = min(g.x for g in glyphs), min(g.y for g in glyphs)  # pieces may overlap
+    w = max(g.x + g.w for g in glyphs) - x
+    h = max(g.y + g.h for g in glyphs) - y
     image = np.zeros((h, w), np.float32)
     for g in glyphs:
         part = image[g.y - y:g.y - y + g.h, g.x - x:g.x - x + g.w]

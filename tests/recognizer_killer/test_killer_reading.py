@@ -124,14 +124,16 @@ def test_repair_fixes_a_misread_sum_beside_an_unread_one(readings):
         (s.what, (s.row, s.col), s.read, s.chosen) for s in result.suspects]
 
 
-def test_a_one_lost_in_a_condensed_bold_face_is_repaired_and_named():
-    # Known limit (issue 14): in GilliusADF Bold Condensed the thin '1' of '11' at (2, 0)
-    # is not found; the repair restores 11 and names the sum for a person to confirm.
+def test_a_thin_one_in_a_condensed_bold_face_is_read_with_the_whole_number():
+    # In GilliusADF Bold Condensed the thin '1' of '11' at (2, 0) is not found as a digit
+    # of its own: the digit reading alone made it '1' (the repair restored 11 and sent the
+    # picture to review). The whole-number reader reads the number as found: 11.
     data, _, solution, info = screenshot(25, "colour")
-    result = solve_reading(recognize(data, "auto"))
-    assert result.solution == solution and result.status == "needs_review"
-    assert ("cage_sum", 2, 0, 11) in [(s.what, s.row, s.col, s.chosen)
-                                      for s in result.suspects]
+    reading = recognize(data, "auto")
+    sums = {tuple(s.cell): s.candidates[0].value for s in reading.cage_sums}
+    assert sums[(2, 0)] == info["sums"][(2, 0)] == 11
+    result = solve_reading(reading)
+    assert result.solution == solution and result.status == "solved"
 
 
 def test_repair_flips_a_doubtful_wall(readings):

@@ -194,3 +194,32 @@ def test_a_number_over_the_outlines_side_keeps_its_first_digit():
         _dashed_side(cell, 8, top + height + 4, height, 7)
     found = find_sums(ink, heads)
     assert all(len(found[cell]) == len(texts[cell]) for cell in heads)
+
+
+def test_an_outline_dash_beside_a_number_lower_than_its_digits_is_no_digit():
+    # A monospace face's number inset beside a dashed outline: one dash runs level with
+    # the number, as tall as it, but starting and ending a third of its height lower
+    # (Tex Gyre Cursor, '9' read as '19').
+    cell = np.zeros((P, P), np.float32)
+    top, height = _text(cell, "9", 16, 26, 0.8)
+    shift = int(round(0.35 * height))
+    for y0 in range(top + shift, P, height + 8):  # the outline's left side, dashed
+        cell[y0:y0 + height, 7:10] = 1.0
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1
+    assert glyphs[0].x >= 14
+
+
+def test_the_outline_corner_reaching_over_a_number_is_no_digit():
+    # A number set inside the outline's corner, as tall as the corner's leg: the corner
+    # (its top dash reaching over the number) joins into one blob left of the digits
+    # (Comfortaa Bold on a textured ground, '4' read as '14').
+    cell = np.zeros((P, P), np.float32)
+    top, height = _text(cell, "4", 17, 27, 0.8)
+    cell[top - 5:top - 2, 7:25] = 1.0  # the corner's top dash, over the number
+    cell[top - 5:top + height, 7:10] = 1.0  # its leg down the cell's side
+    for y0 in range(top + height + 6, P, height):  # the side goes on, dashed
+        cell[y0:y0 + height // 2, 7:10] = 1.0
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1
+    assert glyphs[0].x >= 15
