@@ -314,6 +314,19 @@ def _read_numbers(numbers: list[list[Glyph]], text_height: float,
     return out
 
 
+def within_line(clues: list[ClueReading], length: int) -> list[ClueReading]:
+    """The clue numbers of a line of `length` cells, each without the candidates that
+    cannot be: a number larger than the line (a broad '4' cut in two reads '44' in a line
+    of ten). A number none of whose candidates fits keeps them all, for the repair."""
+    out = []
+    for clue in clues:
+        fits = [c for c in clue.candidates if c.value <= length]
+        total = sum(c.prob for c in fits)
+        out.append(clue if not fits or total <= 0 else ClueReading(candidates=[
+            SumCandidate(value=c.value, prob=round(c.prob / total, 6)) for c in fits]))
+    return out
+
+
 def digit_ratio(numbers: list[list[Glyph]]) -> float | None:
     """The face's typical width-to-height ratio of one digit, from the glyphs of two-glyph
     numbers that are not '1's (narrow)."""
@@ -441,8 +454,10 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
     every = [n for line in row_numbers + col_numbers for n in line]
     ratio, ones = digit_ratio(every), one_ratio(every, text_height)
     tops = lone_ones(every, text_height)
-    row_clues = [_read_numbers(n, text_height, ratio, ones, tops) for n in row_numbers]
-    col_clues = [_read_numbers(n, text_height, ratio, ones, tops) for n in col_numbers]
+    row_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops), width)
+                 for n in row_numbers]
+    col_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops), height)
+                 for n in col_numbers]
     inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
     grid = np.stack(np.meshgrid(np.arange(width + 1), np.arange(height + 1)), axis=-1)
     lattice = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float32), inverse)

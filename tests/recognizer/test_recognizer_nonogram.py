@@ -166,3 +166,18 @@ def test_touching_ones_and_broad_digits_are_told_by_the_face(seed):
     assert clue_values(reading) == (puzzle.rows, puzzle.cols)
     result = solve_page(reading)
     assert result.status == "solved" and result.solution == picture
+
+
+def test_a_clue_number_larger_than_its_line_is_no_candidate():
+    """A broad digit cut in two ('4' read as '44') cannot be a clue of a line of ten; a
+    number none of whose candidates fits keeps them for the repair to weigh."""
+    from services.recognizer.nonogram import within_line
+
+    def clue(*pairs):
+        return ClueReading(candidates=[SumCandidate(value=v, prob=p) for v, p in pairs])
+
+    fitted = within_line([clue((44, 0.5), (4, 0.36), (41, 0.09), (1, 0.05)),
+                          clue((12, 0.7), (13, 0.3))], 10)
+    assert [c.value for c in fitted[0].candidates] == [4, 1]
+    assert fitted[0].candidates[0].prob == pytest.approx(0.36 / 0.41, abs=1e-5)
+    assert [c.value for c in fitted[1].candidates] == [12, 13]
