@@ -91,3 +91,19 @@ def test_faint_lines_are_found_where_the_binarized_ink_loses_them():
     assert found[60, 20:180].all()
     assert not found[18:23, 20:180].any()
     assert binarize(gray)[60, 20:180].mean() < 200  # the threshold alone loses part of it
+
+
+def test_ink_everywhere_is_no_faint_lattice():
+    """The faint-line retrace must not take ink that lies everywhere (the negative of a
+    dark photo, its table turned light) for a grid: only the outline is lines here, so the
+    lattice keeps its low fit on the binarized ink instead of lying 'perfectly'."""
+    import cv2
+
+    from services.recognizer.pipeline import _lattice_in
+
+    binary = np.zeros((400, 400), np.uint8)
+    cv2.rectangle(binary, (20, 20), (380, 380), 255, 3)
+    outline = np.array([[20, 20], [380, 20], [380, 380], [20, 380]], np.float32)
+    everywhere = np.full_like(binary, 255)
+    found = _lattice_in(binary, outline, 9, lambda: (everywhere, everywhere))
+    assert found is not None and found[2] < 0.85
