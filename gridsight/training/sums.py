@@ -234,30 +234,36 @@ def make_glyph_data(seeds, styles=None, exclude_families: frozenset[str] = froze
     return np.stack(gx), np.array(gy)
 
 
-def fit_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
-    """The temperature minimising the digit model's negative log likelihood on (x, y)."""
+def _least_nll_temperature(proba_at, y: np.ndarray) -> float:
+    """The temperature t minimising the negative log likelihood of labels y under
+    proba_at(t), over a log-spaced grid from 0.5 to 8."""
     best, best_nll = 1.0, float("inf")
     for t in np.exp(np.linspace(np.log(0.5), np.log(8.0), 40)):
-        model.temperature = float(t)
-        p = model.digit_proba(x)[np.arange(len(y)), y]
+        p = proba_at(float(t))[np.arange(len(y)), y]
         nll = float(-np.log(np.maximum(p, 1e-12)).mean())
         if nll < best_nll:
             best, best_nll = float(t), nll
-    model.temperature = best
     return best
+
+
+def fit_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
+    """The temperature minimising the digit model's negative log likelihood on (x, y)."""
+    def proba_at(t: float) -> np.ndarray:
+        model.temperature = t
+        return model.digit_proba(x)
+
+    model.temperature = _least_nll_temperature(proba_at, y)
+    return model.temperature
 
 
 def fit_number_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
     """The whole-number model's temperature minimising its NLL on (x, y)."""
-    best, best_nll = 1.0, float("inf")
-    for t in np.exp(np.linspace(np.log(0.5), np.log(8.0), 40)):
-        model.number_temperature = float(t)
-        p = model.number_proba(x)[np.arange(len(y)), y]
-        nll = float(-np.log(np.maximum(p, 1e-12)).mean())
-        if nll < best_nll:
-            best, best_nll = float(t), nll
-    model.number_temperature = best
-    return best
+    def proba_at(t: float) -> np.ndarray:
+        model.number_temperature = t
+        return model.number_proba(x)
+
+    model.number_temperature = _least_nll_temperature(proba_at, y)
+    return model.number_temperature
 
 
 def fit_number_weight(model: KillerModel, calib: Numbers) -> float:

@@ -190,12 +190,18 @@ def with_hand_digits(probs: np.ndarray, hand: np.ndarray) -> np.ndarray:
     and the handwriting reader's (both have seen handwriting; neither alone reads it as
     well), the entry kind's total kept. A mean, not a product: two readers that agree
     on a misread must not make it near-certain, or wrong_entries lists it as a mistake."""
-    entry = probs[:, ENTRY_CLASSES]
-    total = entry.sum(axis=1, keepdims=True)
-    joint = np.sqrt(entry / np.maximum(total, 1e-12) * hand)
-    joint /= np.maximum(joint.sum(axis=1, keepdims=True), 1e-12)
+    return _with_mean_digits(probs, ENTRY_CLASSES, hand)
+
+
+def _with_mean_digits(probs: np.ndarray, part: slice, other: np.ndarray) -> np.ndarray:
+    """`probs` whose digits 1-9 of one kind (`part` of CLASSES) are the geometric mean of
+    their own and `other`'s (rows of nine digit probabilities), that kind's total kept."""
+    mine = probs[:, part]
+    total = mine.sum(axis=1, keepdims=True)
+    joint = np.sqrt(mine / np.maximum(total, 1e-12) * other)
+    joint /= np.maximum(joint.sum(axis=1, keepdims=True), 1e-300)
     out = probs.copy()
-    out[:, ENTRY_CLASSES] = joint * total
+    out[:, part] = joint * total
     return out
 
 
@@ -312,13 +318,7 @@ def with_printed_digits(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
     7 as a 4). The classic model's digits are taken whatever it thinks of the ink."""
     classic = classic.reshape(len(probs), -1)[:, 1:]
     classic = classic / np.maximum(classic.sum(axis=1, keepdims=True), 1e-12)
-    printed = probs[:, PRINTED_CLASSES]
-    total = printed.sum(axis=1, keepdims=True)
-    joint = np.sqrt(printed / np.maximum(total, 1e-12) * classic)
-    joint /= np.maximum(joint.sum(axis=1, keepdims=True), 1e-300)
-    out = probs.copy()
-    out[:, PRINTED_CLASSES] = joint * total
-    return out
+    return _with_mean_digits(probs, PRINTED_CLASSES, classic)
 
 
 def stroke_spans(straight: np.ndarray) -> np.ndarray:
