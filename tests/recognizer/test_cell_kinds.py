@@ -15,7 +15,7 @@ from services.recognizer.cell_kinds import KINDS, MODEL_PATH, load_kind_model
 from services.recognizer.decode import decode
 from services.recognizer.pipeline import locate_either_way, read_cells
 from services.solver import solve_page
-from tests.recognizer.conftest import givens_for
+from tests.recognizer.conftest import bench_photo, givens_for
 
 
 def png(image) -> bytes:
@@ -129,23 +129,8 @@ def test_print_only_page_keeps_the_digit_model_reading(style):
 def test_print_only_photo_in_a_handwriting_like_face_keeps_its_printed_reading():
     """Its digits look like a person's own to the cell-kind model, but a written page still
     shows its printed givens: with few printed cells the page is read as print."""
-    import random
-
-    from gridsight.synth.fonts import digit_fonts
-    from gridsight.synth.grids import random_solution
-    from gridsight.synth.photo import photograph
-    from gridsight.synth.render import STYLES
-
     seed = 702_011  # the recognition bench's curved photo that once read as written on
-    rng = random.Random(seed)
-    givens = [[v if rng.random() < rng.uniform(0.3, 0.45) else 0 for v in row]
-              for row in random_solution(9, None, rng)]
-    image = render_sudoku(givens, font=rng.choice([p for _, p in digit_fonts()]),
-                          style=rng.choice(sorted(STYLES)), cell_px=rng.randint(28, 64),
-                          seed=seed, jitter=rng.uniform(0, 0.05))
-    photo, _ = photograph(image, rng=np.random.default_rng(seed), curvature=0.04,
-                          fill=(0.6, 0.95), rotation=12,
-                          out_size=rng.choice([(640, 480), (1024, 768), (1600, 1200)]))
+    photo, givens, _ = bench_photo(seed, curvature=0.04)
     buffer = io.BytesIO()
     photo.save(buffer, "JPEG", quality=90)
     reading = recognize(buffer.getvalue(), "auto")

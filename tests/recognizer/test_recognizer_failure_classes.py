@@ -18,7 +18,7 @@ from gridsight.synth.puzzles import make_killer
 from services.recognizer import RecognitionError, recognize
 from services.recognizer.kind import LOOKS_KILLER
 
-from .conftest import givens_for, read_digits, to_bytes
+from .conftest import bench_photo, givens_for, read_digits, to_bytes
 from .test_recognizer_photos import check_reading
 
 # Orientation tags (EXIF 0x0112) and the clockwise turn a viewer applies for each.
@@ -149,22 +149,7 @@ def negative_page_photo(seed: int):
     """A page printed light on dark, photographed on a light table: drawn as the
     benchmark's inverted photos are (random style, face and cell size, a large photo).
     (jpeg bytes, givens, truth)"""
-    import random
-
-    from gridsight.synth.fonts import digit_fonts
-    from gridsight.synth.grids import random_solution
-    from gridsight.synth.photo import photograph
-    from gridsight.synth.render import STYLES, render_sudoku
-
-    rng = random.Random(seed)
-    givens = [[v if rng.random() < rng.uniform(0.3, 0.45) else 0 for v in row]
-              for row in random_solution(9, None, rng)]
-    image = render_sudoku(givens, font=rng.choice([p for _, p in digit_fonts()]),
-                          style=rng.choice(sorted(STYLES)), cell_px=rng.randint(28, 64),
-                          seed=seed, jitter=rng.uniform(0, 0.05))
-    photo, truth = photograph(image, rng=np.random.default_rng(seed), fill=(0.6, 0.95),
-                              rotation=12, exposure="inverted",
-                              out_size=rng.choice([(640, 480), (1024, 768), (1600, 1200)]))
+    photo, givens, truth = bench_photo(seed, exposure="inverted")
     return to_bytes(photo, "JPEG", quality=90), np.asarray(givens), truth
 
 
