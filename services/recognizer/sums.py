@@ -51,6 +51,8 @@ START_PERCENTILE = 20  # where the grid's numbers start: outline pieces are a fe
 SHIFTED = 0.25  # text heights a digit's top or baseline may lie off the number's
 NUMBER_H, NUMBER_W = 24, 48  # the whole number's normalised image (text height 20 px)
 NUMBER_TEXT = 20
+DASH_LIKE = 1.5  # a bar this much longer than the outline's dashes is no dash of it
+BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong side
 
 
 @dataclass
@@ -60,6 +62,12 @@ class Glyph:
     w: int
     h: int
     image: np.ndarray  # the blob's ink, cut to its box
+    # The first glyph of a number may carry a doubt about a thin bar beside it: `lead`, a
+    # bar level with the number just left of it that was set aside as the cage outline
+    # (perhaps a '1'); `bar`, this glyph is a bar over the outline's side that was kept
+    # as a '1' (perhaps the outline).
+    lead: Glyph | None = None
+    bar: bool = False
 
 
 @dataclass
@@ -120,7 +128,7 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     peak = np.zeros(count, np.float32)
     np.maximum.at(peak, labels.ravel(), region.ravel())
-    blobs = []
+    blobs, set_aside = [], []  # set aside: thin bars taken for the outline
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         if peak[i] < FAINT_PEAK:
@@ -137,10 +145,15 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         line = w <= 0.09 * p and w < 0.5 * h and _continues_down(ink_cell, x, w, y + h)
         if left_limit is not None and x <= left_limit and h <= TALL_OUTLINE * text_height \
                 and _continues_down(ink_cell, x, max(1, min(w, int(0.09 * p))), y + h):
-            continue  # the outline's side (a dash, or its corner turning down) left of it
+            # The outline's side (a dash, or its corner turning down) left of it.
+            set_aside.append((x, y, w, h, i, True))
+            continue
         # ... unless the outline's next dash starts right under it: a '1' over the outline
-        # stands on the paper box around the sum, a dash piece does not.
-        if line and _dash_follows(ink_cell, x, w, y + h):
+        # stands on the paper box around the sum, a dash piece does not. The outline's
+        # dashes are all alike: a bar far longer than those under it is no dash of it.
+        if line and _dash_follows(ink_cell, x, w, y + h) \
+                and _dash_like(ink_cell, x, w, h, y + h):
+            set_aside.append((x, y, w, h, i, True))
             continue
         if w > CLEAR_PAIR * h:  # two digits that touch (bold faces): cut between them
             cut = _cut_column(labels[y:y + h, x:x + w] == i)
@@ -184,9 +197,27 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     # over a line running on down the cell's side is the outline too ('|14' read as '11').
     if len(chosen) > 1 and (chosen[0][0] + chosen[0][2] > chosen[1][0] + 0.3 * chosen[1][2]
                             or (len(chosen) > 2 and chosen[0][5])):
+        set_aside += chosen[:1]
         chosen = chosen[1:]
     chosen = chosen[:2]
-    return [_trimmed(region * (labels == i), x, y, w, h) for x, y, w, h, i, _ in chosen]
+    glyphs = [_trimmed(region * (labels == i), x, y, w, h) for x, y, w, h, i, _ in chosen]
+    if len(chosen) == 2 and chosen[0][5]:
+        glyphs[0].bar = True
+    lead = _lead_bar(set_aside, chosen[0]) if len(chosen) == 1 else None
+    if lead is not None:
+        x, y, w, h, i, _ = lead
+        glyphs[0].lead = _trimmed(region * (labels == i), x, y, w, h)
+    return glyphs
+
+
+def _lead_bar(bars: list, first: tuple) -> tuple | None:
+    """The bar set aside as the outline that stands just left of a one-glyph number, its
+    top and foot level with the digit's: it may be the number's '1'."""
+    fx, fy, _, fh = first[:4]
+    level = [b for b in bars if b[2] < 0.5 * b[3] and b[0] + b[2] <= fx + 1
+             and fx - b[0] - b[2] < 0.8 * fh and abs(b[1] - fy) <= SHIFTED * fh
+             and abs(b[1] + b[3] - fy - fh) <= SHIFTED * fh]
+    return max(level, key=lambda b: b[0], default=None)
 
 
 def _rejoined(strong: np.ndarray, weak: np.ndarray, p: int) -> np.ndarray:
@@ -259,6 +290,21 @@ def _dash_follows(ink_cell: np.ndarray, x: int, w: int, bottom: int) -> bool:
     """Whether dark ink resumes within a pixel under a thin blob, in its own columns."""
     below = ink_cell[bottom:bottom + 2, max(0, x - 1):x + w + 1]
     return below.size > 0 and float(below.max()) >= 0.4
+
+
+def _dash_like(ink_cell: np.ndarray, x: int, w: int, h: int, bottom: int) -> bool:
+    """Whether a bar `h` high could be one of the outline's dashes under it: no more
+    than DASH_LIKE times as long as the longest whole dash there (a solid or unbroken
+    line under it: yes)."""
+    p = ink_cell.shape[0]
+    band = ink_cell[bottom:int(0.95 * p), max(0, x - 1):x + w + 1]
+    if band.shape[0] < 2:
+        return True
+    inked = np.concatenate([[False], band.max(axis=1) >= 0.35, [False]]).astype(np.int8)
+    edges = np.flatnonzero(np.diff(inked))
+    starts, ends = edges[::2], edges[1::2]
+    whole = ends[ends < band.shape[0]] - starts[ends < band.shape[0]]
+    return whole.size == 0 or h <= DASH_LIKE * float(whole.max())
 
 
 def _continues_down(ink_cell: np.ndarray, x: int, w: int, bottom: int) -> bool:
@@ -417,9 +463,28 @@ def pair_prior(glyph: Glyph, width: float | None) -> float:
 
 def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
                  width: float | None = None) -> list[SumCandidate]:
-    """Candidates for one sum: its digits' reading mixed with the whole-number reading."""
-    return mixed_candidates(digit_reading(glyphs, typical, model, width), glyphs, typical,
-                            model)
+    """Candidates for one sum: its digits' reading mixed with the whole-number reading.
+
+    A thin bar beside the number that the finder put on one side of the outline/'1'
+    question (Glyph.lead, Glyph.bar) is read the other way too, at a small prior: a '16'
+    whose '1' stood over the outline is then no sure '6', nor an '8' with a dash beside
+    it a sure '18', and the cage sizes, the total and the repair decide.
+    """
+    def read(gs: list[Glyph]) -> list[SumCandidate]:
+        return mixed_candidates(digit_reading(gs, typical, model, width), gs, typical, model)
+
+    found = read(glyphs)
+    if glyphs[0].lead is not None and len(glyphs) == 1:
+        other = [glyphs[0].lead, glyphs[0]]
+    elif glyphs[0].bar and len(glyphs) == 2:
+        other = glyphs[1:]
+    else:
+        return found
+    mixed: dict[int, float] = {}
+    for candidates, share in ((found, 1 - BAR_DOUBT), (read(other), BAR_DOUBT)):
+        for c in candidates:
+            mixed[c.value] = mixed.get(c.value, 0.0) + share * c.prob
+    return _ranked(mixed)
 
 
 def digit_reading(glyphs: list[Glyph], typical: float, model: KillerModel,
@@ -468,7 +533,12 @@ def mixed_candidates(digit_reading: dict[int, float], glyphs: list[Glyph], typic
         mixed = {v: (1 - w) * mixed.get(v, 0.0) + w * float(whole[v])
                  for v in set(mixed) | set(range(1, MAX_SUM + 1))}
         mixed = {v: p for v, p in mixed.items() if p >= 1e-5}
-    ranked = sorted(mixed.items(), key=lambda vp: -vp[1])[:MAX_CANDIDATES]
+    return _ranked(mixed)
+
+
+def _ranked(probs: dict[int, float]) -> list[SumCandidate]:
+    """The MAX_CANDIDATES likeliest values, their probabilities summing to one."""
+    ranked = sorted(probs.items(), key=lambda vp: -vp[1])[:MAX_CANDIDATES]
     norm = sum(p for _, p in ranked) or 1.0
     return [SumCandidate(value=v, prob=round(p / norm, 6)) for v, p in ranked]
 

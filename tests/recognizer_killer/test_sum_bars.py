@@ -1,0 +1,78 @@
+"""A thin bar beside a cage sum: the number's '1' or a piece of the cage outline.
+
+App styles put the sum in a paper box over the outline's corner: a '1' then stands right
+over the outline's dashed side, the next dash starting just under it (bench: app 700508,
+Cabin Medium at 110-px cells, the '1' of all seven sums 10-19 dropped as outline). Dashes
+of one outline are alike: a bar far longer than the dashes under it is the number's '1'.
+Where the finder cannot tell, the other reading stays possible instead of the read one
+being sure.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.recognizer.sums import SUM_CELL, corner_glyphs, find_sums, read_sums
+
+P = SUM_CELL
+
+
+def _dashes(cell: np.ndarray, x: int, first: int, dash: int, gap: int) -> None:
+    for y in range(first, int(0.95 * P), dash + gap):
+        cell[y:y + dash, x:x + 4] = 0.9
+
+
+def _one(cell: np.ndarray, x: int, top: int, height: int) -> None:
+    """A sans '1': an upright stem with a short flag down to the left of its top."""
+    cell[top:top + height, x + 3:x + 7] = 0.9
+    for k in range(4):
+        cell[top + 1 + k, x + 2 - k // 2:x + 4] = 0.9
+
+
+def test_a_one_over_the_outlines_dashed_side_is_kept():
+    # Cabin Medium at 110-px cells (app 700508): the outline's side runs down under the
+    # '1''s flag, its first dash two pixels under the '1''s foot, its dashes about half
+    # as long as the digits.
+    for dash in (6, 8, 10):
+        cell = np.zeros((P, P), np.float32)
+        top, height = 10, 19
+        _one(cell, 10, top, height)
+        cv2.putText(cell, "7", (20, top + height), cv2.FONT_HERSHEY_SIMPLEX, 0.75, 0.9, 3)
+        _dashes(cell, 9, top + height + 1, dash, 3)
+        glyphs = corner_glyphs(cell)
+        assert len(glyphs) == 2 and glyphs[0].x <= 12, dash
+
+
+def test_a_bar_no_longer_than_the_dashes_under_it_stays_outline():
+    # The same place, but the outline's dashes as long as the bar: a dash of it.
+    cell = np.zeros((P, P), np.float32)
+    cell[10:26, 12:15] = 0.9  # bar, 16 px
+    _dashes(cell, 12, 27, 16, 3)
+    cell[10:26, 18:28] = np.where(np.arange(10)[None, :] % 9 < 3, 0.9, 0.0)  # a digit
+    cell[10:13, 18:28] = cell[23:26, 18:28] = 0.9
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 1 and glyphs[0].x >= 17
+
+
+def test_a_bar_set_aside_as_outline_leaves_its_number_in_doubt():
+    # Dashes as tall as the digits, one level with the number: taken for the outline,
+    # but the number with a leading '1' must keep a real probability (was < 0.001).
+    ink = np.zeros((9 * P, 9 * P), np.float32)
+    heads = [(r, c) for r in range(9) for c in (0, 4)]
+    for r, c in heads:
+        cell = ink[r * P:(r + 1) * P, c * P:(c + 1) * P]
+        cv2.putText(cell, "6", (14, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1.0, 2, cv2.LINE_AA)
+        rows = np.flatnonzero(cell[:, 14:30].max(axis=1) > 0.5)
+        top, height = int(rows[0]), int(rows[-1] - rows[0] + 1)
+        first = top if (r, c) == (3, 4) else top + height + 4
+        for y in range(first, int(0.95 * P), height + 5):
+            cell[y:y + height, 6:9] = 0.9
+    found = find_sums(ink, heads)
+    assert found[(3, 4)][0].lead is not None
+    assert all(found[cell][0].lead is None for cell in heads if cell != (3, 4))
+    reading = {tuple(s.cell): {c.value: c.prob for c in s.candidates}
+               for s in read_sums(ink, heads)}
+    assert max(reading[(3, 4)], key=reading[(3, 4)].get) == 6
+    assert reading[(3, 4)].get(16, 0.0) >= 0.03
+    assert reading[(0, 0)].get(16, 0.0) < 0.01
