@@ -15,7 +15,7 @@ on held-apart grids.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -414,7 +414,7 @@ def _cut_to(glyph: Glyph, height: float) -> Glyph:
         return glyph
     keep = int(round(1.05 * height))
     g = _trimmed(glyph.image[:keep], 0, 0, glyph.w, keep)
-    return Glyph(glyph.x + g.x, glyph.y + g.y, g.w, g.h, g.image)
+    return replace(glyph, x=glyph.x + g.x, y=glyph.y + g.y, w=g.w, h=g.h, image=g.image)
 
 
 def sum_candidates(digit_probs: list[np.ndarray]) -> list[SumCandidate]:

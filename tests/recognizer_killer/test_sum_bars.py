@@ -76,3 +76,23 @@ def test_a_bar_set_aside_as_outline_leaves_its_number_in_doubt():
     assert max(reading[(3, 4)], key=reading[(3, 4)].get) == 6
     assert reading[(3, 4)].get(16, 0.0) >= 0.03
     assert reading[(0, 0)].get(16, 0.0) < 0.01
+
+
+def test_a_dash_kept_as_a_leading_one_leaves_the_lone_digit_possible():
+    # Textured style, Hack (704508): the sums stand just right of the outline, whose long
+    # dashes nearly meet; one runs level with an '8', a little taller than it, and is read
+    # as its '1' ('8' -> '18' at 0.7). The '8' alone must stay a real candidate.
+    ink = np.zeros((9 * P, 9 * P), np.float32)
+    heads = [(r, c) for r in range(9) for c in (0, 4)]
+    for r, c in heads:
+        cell = ink[r * P:(r + 1) * P, c * P:(c + 1) * P]
+        cv2.putText(cell, "8", (12, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.55, 1.0, 2, cv2.LINE_AA)
+        rows = np.flatnonzero(cell[:, 12:30].max(axis=1) > 0.5)
+        top, height = int(rows[0]), int(rows[-1] - rows[0] + 1)
+        first = top - 2 if (r, c) == (5, 0) else top + height + 3
+        for y in range(first, int(0.95 * P), height + 8):
+            cell[y:y + height + 6, 5:8] = 0.9
+    reading = {tuple(s.cell): {c.value: c.prob for c in s.candidates}
+               for s in read_sums(ink, heads)}
+    assert reading[(5, 0)].get(8, 0.0) >= 0.05
+    assert max(reading[(0, 0)], key=reading[(0, 0)].get) == 8
