@@ -9,7 +9,8 @@ is read by a small classifier over 0..9 (scripts/train_sums.py) and a sum's cand
 are the products of its digits' probabilities. A second classifier reads the number as a
 whole (1..45): it sees two digits that ran together ('11' as one blob, which the digit
 model calls '8') as the number they are; the two readings are mixed with a weight fitted
-on held-apart grids.
+on held-apart grids. A thin bar beside a number may be its '1' or a dash of the cage
+outline: where the finder's geometry decides it, the other reading keeps a small prior.
 """
 
 from __future__ import annotations
