@@ -55,24 +55,37 @@ def test_a_bar_no_longer_than_the_dashes_under_it_stays_outline():
     assert len(glyphs) == 1 and glyphs[0].x >= 17
 
 
-def test_a_bar_set_aside_as_outline_leaves_its_number_in_doubt():
-    # Dashes as tall as the digits, one level with the number: taken for the outline,
-    # but the number with a leading '1' must keep a real probability (was < 0.001).
+def _numbers_by_dashes(text: str, x: int, scale: float, odd: tuple[int, int], shift: int,
+                       longer: int, gap: int, side: int) -> tuple[np.ndarray, list]:
+    """Sum ink of 18 heads holding `text`, the outline's dashed side at column `side`
+    left of it: clear of the number's line but at the `odd` head, where a dash starts
+    `shift` px from the digits' top and is `longer` px taller than they are."""
     ink = np.zeros((9 * P, 9 * P), np.float32)
     heads = [(r, c) for r in range(9) for c in (0, 4)]
     for r, c in heads:
         cell = ink[r * P:(r + 1) * P, c * P:(c + 1) * P]
-        cv2.putText(cell, "6", (14, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1.0, 2, cv2.LINE_AA)
-        rows = np.flatnonzero(cell[:, 14:30].max(axis=1) > 0.5)
+        cv2.putText(cell, text, (x, 25), cv2.FONT_HERSHEY_SIMPLEX, scale, 1.0, 2, cv2.LINE_AA)
+        rows = np.flatnonzero(cell[:, x:x + 16].max(axis=1) > 0.5)
         top, height = int(rows[0]), int(rows[-1] - rows[0] + 1)
-        first = top if (r, c) == (3, 4) else top + height + 4
-        for y in range(first, int(0.95 * P), height + 5):
-            cell[y:y + height, 6:9] = 0.9
+        first = top + shift if (r, c) == odd else top + height + 4
+        for y in range(first, int(0.95 * P), height + gap):
+            cell[y:y + height + longer, side:side + 3] = 0.9
+    return ink, heads
+
+
+def _sum_probs(ink: np.ndarray, heads: list) -> dict:
+    return {tuple(s.cell): {c.value: c.prob for c in s.candidates}
+            for s in read_sums(ink, heads)}
+
+
+def test_a_bar_set_aside_as_outline_leaves_its_number_in_doubt():
+    # Dashes as tall as the digits, one level with the number: taken for the outline,
+    # but the number with a leading '1' must keep a real probability (was < 0.001).
+    ink, heads = _numbers_by_dashes("6", 14, 0.5, (3, 4), 0, 0, 5, 6)
     found = find_sums(ink, heads)
     assert found[(3, 4)][0].lead is not None
     assert all(found[cell][0].lead is None for cell in heads if cell != (3, 4))
-    reading = {tuple(s.cell): {c.value: c.prob for c in s.candidates}
-               for s in read_sums(ink, heads)}
+    reading = _sum_probs(ink, heads)
     assert max(reading[(3, 4)], key=reading[(3, 4)].get) == 6
     assert reading[(3, 4)].get(16, 0.0) >= 0.03
     assert reading[(0, 0)].get(16, 0.0) < 0.01
@@ -82,17 +95,7 @@ def test_a_dash_kept_as_a_leading_one_leaves_the_lone_digit_possible():
     # Textured style, Hack (704508): the sums stand just right of the outline, whose long
     # dashes nearly meet; one runs level with an '8', a little taller than it, and is read
     # as its '1' ('8' -> '18' at 0.7). The '8' alone must stay a real candidate.
-    ink = np.zeros((9 * P, 9 * P), np.float32)
-    heads = [(r, c) for r in range(9) for c in (0, 4)]
-    for r, c in heads:
-        cell = ink[r * P:(r + 1) * P, c * P:(c + 1) * P]
-        cv2.putText(cell, "8", (12, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.55, 1.0, 2, cv2.LINE_AA)
-        rows = np.flatnonzero(cell[:, 12:30].max(axis=1) > 0.5)
-        top, height = int(rows[0]), int(rows[-1] - rows[0] + 1)
-        first = top - 2 if (r, c) == (5, 0) else top + height + 3
-        for y in range(first, int(0.95 * P), height + 8):
-            cell[y:y + height + 6, 5:8] = 0.9
-    reading = {tuple(s.cell): {c.value: c.prob for c in s.candidates}
-               for s in read_sums(ink, heads)}
+    ink, heads = _numbers_by_dashes("8", 12, 0.55, (5, 0), -2, 6, 8, 5)
+    reading = _sum_probs(ink, heads)
     assert reading[(5, 0)].get(8, 0.0) >= 0.05
     assert max(reading[(0, 0)], key=reading[(0, 0)].get) == 8
