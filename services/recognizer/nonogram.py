@@ -7,21 +7,27 @@
    grid becoming CLUE_CELL pixels. Ink blobs of digit size in a row's band, chained
    leftwards from the grid, are that row's clue; in a column's band, chained upwards,
    that column's. Blobs close together on one line are the digits of one number.
-3. Each digit is read by the cage-sum digit classifier (sums.py, 0..9), and each number's
-   candidates are the products of its digits' probabilities.
+3. Each digit is read by the clue digit classifier (0..9, trained on the nonogram
+   renderer's screenshots and photos by scripts/train_clues.py; the glyph features are the
+   cage sums' of sums.py), and each number's candidates are the products of its digits'
+   probabilities.
 4. Cells a person already filled (dark) or crossed ('x') are read as entries.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from services.contracts import ClueReading, SumCandidate
+from services.recognizer.classifier import DigitModel, load_model
 from services.recognizer.errors import RecognitionError
-from services.recognizer.sums import Glyph, glyph_features, load_killer_model, split_glyph
+from services.recognizer.sums import Glyph, glyph_features, split_glyph
+
+CLUE_MODEL_PATH = Path(__file__).parent / "models" / "clues.joblib"
 
 CLUE_CELL = 40  # pixels per grid cell in the straightened view
 MIN_SIDE, MAX_SIDE = 5, 60  # cells a side a nonogram grid may have
@@ -37,7 +43,7 @@ CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells:
 # clues keep further off.
 GRID_EDGE = 0.18
 FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
-WIDEST_NUMBER = 1.6  # two touching digits are about as wide as tall; a line's piece wider
+WIDEST_NUMBER = 2.0  # two touching digits of a broad face, blurred: a line's piece is wider
 WIDE_GLYPH = 0.95
 MAYBE_TWO = 1.2  # a lone glyph this much wider than the face's digits may be two digits
 TWO_PRIOR = 0.4  # the prior that it is
@@ -50,6 +56,35 @@ FAINT_LINE = 6  # grey levels below the local mean that count as a line inside t
 FILLED_SHARE = 0.55  # a cell this dark inside is filled
 CROSS_SHARE = 0.04  # a cell with this much ink inside (but not filled) is crossed
 CLUE_RATE = 0.7  # a nonogram shows clues on at least this share of its rows and columns
+
+
+PAIR = 10  # the clue model's class after the digits: two touching digits seen as one glyph
+
+
+def clue_model() -> DigitModel:
+    """The shipped clue digit model: P(0..9, PAIR) over glyph_features rows."""
+    return load_model(CLUE_MODEL_PATH)
+
+
+def clue_proba(glyphs: list[Glyph], text_height: float) -> tuple[np.ndarray, np.ndarray]:
+    """(P(0..9) of each glyph read as one digit, P(the glyph is two touching digits))."""
+    probs = clue_model().predict_proba(np.stack([glyph_features(g, text_height)
+                                                 for g in glyphs]))
+    digits = probs[:, :PAIR]
+    pair = probs[:, PAIR] if probs.shape[1] > PAIR else np.zeros(len(glyphs))
+    return digits / np.maximum(digits.sum(axis=1, keepdims=True), 1e-12), pair
+
+
+@dataclass
+class NonogramGlyphs:
+    """A nonogram found in a picture, its clue numbers still as ink."""
+
+    width: int
+    height: int
+    corners: np.ndarray  # TL, TR, BR, BL in the picture's pixels
+    row_numbers: list[list[list[Glyph]]]  # [row][number] -> its glyphs, in reading order
+    col_numbers: list[list[list[Glyph]]]
+    text_height: float
 
 
 @dataclass
@@ -219,7 +254,7 @@ def _chain(numbers: list[list[Glyph]], start: float, across: bool) -> list[list[
     return kept[::-1]
 
 
-def _digits_of(number: list[Glyph]) -> list[Glyph]:
+def digits_of(number: list[Glyph]) -> list[Glyph]:
     digits = []
     for g in number:
         digits += split_glyph(g) if g.w > WIDE_GLYPH * g.h else [g]
@@ -230,11 +265,10 @@ def one_ratio(numbers: list[list[Glyph]], text_height: float) -> float | None:
     """The face's width-to-height ratio of a '1': the median over the glyphs the
     classifier reads as 1, fairly surely (most are lone 1s, common in clues; a few may be
     touching '11's; a serif face's broad-footed 1 may look a little like a 7)."""
-    glyphs = [g for n in numbers for g in _digits_of(n)]
+    glyphs = [g for n in numbers for g in digits_of(n)]
     if len(glyphs) < ONES_NEEDED:
         return None
-    probs = load_killer_model().digit_proba(np.stack([glyph_features(g, text_height)
-                                                      for g in glyphs]))
+    probs, _ = clue_proba(glyphs, text_height)
     ratios = [g.w / g.h for g, p in zip(glyphs, probs, strict=True)
               if p.argmax() == 1 and p[1] >= SURE_ONE]
     return float(np.median(ratios)) if len(ratios) >= ONES_NEEDED else None
@@ -250,12 +284,16 @@ ONES_PRIOR, LONE_PRIOR = 0.9, 0.05  # the prior of the two-digit reading then
 # A lone glyph wider than WIDE_GLYPH is most likely two digits, but may be one broad digit
 # of a slab face (a '4' as wide as high): the classifier's certainty decides.
 WIDE_PRIOR = 0.7
+MOST_PAIR = 0.95  # the classifier's word that a glyph is two digits is taken up to this
 
 
 def _two_prior(glyph: Glyph, one: float, digit_ratio: float | None,
-               ones: float | None) -> float | None:
+               ones: float | None, pair: float = 0.0) -> float | None:
     """The prior that a lone glyph is two touching digits; None when it is plainly one.
-    `one`: the classifier's probability that the glyph is a 1."""
+    `one`: the classifier's probability that the glyph is a 1; `pair`: its probability
+    that the glyph is two touching digits, which, where the face's 1s do not decide,
+    raises the prior set by the glyph's width ('12' of a narrow '1' and a '2' run
+    together is no wider than a '0', and read surely as '2')."""
     ratio = glyph.w / glyph.h
     if ones is not None and one >= MAYBE_ONE:
         if ratio >= TWO_ONES * ones:
@@ -265,45 +303,42 @@ def _two_prior(glyph: Glyph, one: float, digit_ratio: float | None,
     if ratio <= MAYBE_TWO_ANY:
         return None
     if ratio > WIDE_GLYPH:
-        return WIDE_PRIOR
-    return TWO_PRIOR if digit_ratio and ratio > MAYBE_TWO * digit_ratio else LOW_TWO_PRIOR
+        return max(WIDE_PRIOR, min(pair, MOST_PAIR))
+    width_prior = TWO_PRIOR if digit_ratio and ratio > MAYBE_TWO * digit_ratio else LOW_TWO_PRIOR
+    return max(width_prior, min(pair, MOST_PAIR))
 
 
-def lone_ones(numbers: list[list[Glyph]], text_height: float) -> dict[int, float]:
-    """The classifier's probability of a 1 for each number of one glyph, by the glyph's id
-    (one batch for the whole picture)."""
+def lone_ones(numbers: list[list[Glyph]], text_height: float
+              ) -> dict[int, tuple[float, float]]:
+    """The classifier's probabilities of a 1 and of two touching digits for each number of
+    one glyph, by the glyph's id (one batch for the whole picture)."""
     lone = [n[0] for n in numbers if len(n) == 1]
     if not lone:
         return {}
-    probs = load_killer_model().digit_proba(np.stack([glyph_features(g, text_height)
-                                                      for g in lone]))
-    return {id(g): float(p[1]) for g, p in zip(lone, probs, strict=True)}
+    digits, pair = clue_proba(lone, text_height)
+    return {id(g): (float(p[1]), float(q)) for g, p, q in zip(lone, digits, pair, strict=True)}
 
 
 def _read_numbers(numbers: list[list[Glyph]], text_height: float,
                   digit_ratio: float | None, ones: float | None = None,
-                  tops: dict[int, float] | None = None) -> list[ClueReading]:
+                  tops: dict[int, tuple[float, float]] | None = None) -> list[ClueReading]:
     """Each number's candidates. A lone glyph wider than one digit of the picture's face
     may be two touching digits ('11' in a heavy face): both readings are scored, each by
     its prior and how surely the classifier reads its digits, and their candidates merged.
     `ones`: the face's '1' width to height (one_ratio), which tells '11' from '1';
     `tops`: lone_ones of these numbers, if known."""
-    model = load_killer_model()
     out = []
     for number in numbers:
-        readings = [(_digits_of(number)[:2], 1.0)]
+        readings = [(digits_of(number)[:2], 1.0)]
         if len(number) == 1:
             glyph = number[0]
-            one = (tops or {}).get(id(glyph))
-            if one is None:
-                one = float(model.digit_proba(glyph_features(glyph, text_height)[None])[0, 1])
-            prior = _two_prior(glyph, one, digit_ratio, ones)
+            one, pair = (tops or {}).get(id(glyph)) or lone_ones([number], text_height)[id(glyph)]
+            prior = _two_prior(glyph, one, digit_ratio, ones, pair)
             readings = [([glyph], 1.0)] if prior is None else \
                 [([glyph], 1 - prior), (split_glyph(glyph), prior)]
         merged: dict[int, float] = {}
         for glyphs, prior in readings:
-            probs = model.digit_proba(np.stack([glyph_features(g, text_height)
-                                                for g in glyphs]))
+            probs, _ = clue_proba(glyphs, text_height)
             weight = prior * float(np.prod(probs.max(axis=1)))
             for c in number_candidates(list(probs)):
                 merged[c.value] = merged.get(c.value, 0.0) + weight * c.prob
@@ -434,9 +469,9 @@ def line_ink(gray: np.ndarray) -> np.ndarray:
     return ink_of(gray) | ((paper.astype(np.int16) - gray) > DARKER_THAN_PAPER).astype(np.uint8)
 
 
-def read_nonogram(gray: np.ndarray) -> NonogramRead:
-    """The nonogram in a grey picture; NotANonogram when the grid found has no clues on
-    most of its rows and columns, RecognitionError when no grid is found."""
+def find_nonogram(gray: np.ndarray) -> NonogramGlyphs:
+    """The grid and its clue numbers' ink; NotANonogram when the grid found has no clues
+    on most of its rows and columns, RecognitionError when no grid is found."""
     corners, cells = grid_corners(ink_of(gray))
     try:
         joined, joined_cells = grid_corners(line_ink(gray))
@@ -451,13 +486,21 @@ def read_nonogram(gray: np.ndarray) -> NonogramRead:
         raise NotANonogram(f"a {width}x{height} grid was found, but only {rate:.0%} of its "
                            "lines have clue numbers beside them: this does not look like a "
                            "nonogram (send it with kind 'auto')", float(rate), width == height)
-    every = [n for line in row_numbers + col_numbers for n in line]
+    return NonogramGlyphs(width, height, corners, row_numbers, col_numbers, text_height)
+
+
+def read_nonogram(gray: np.ndarray) -> NonogramRead:
+    """The nonogram in a grey picture (see find_nonogram for the errors raised)."""
+    found = find_nonogram(gray)
+    width, height, corners = found.width, found.height, found.corners
+    text_height = found.text_height
+    every = [n for line in found.row_numbers + found.col_numbers for n in line]
     ratio, ones = digit_ratio(every), one_ratio(every, text_height)
     tops = lone_ones(every, text_height)
     row_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops), width)
-                 for n in row_numbers]
+                 for n in found.row_numbers]
     col_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops), height)
-                 for n in col_numbers]
+                 for n in found.col_numbers]
     inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
     grid = np.stack(np.meshgrid(np.arange(width + 1), np.arange(height + 1)), axis=-1)
     lattice = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float32), inverse)

@@ -28,32 +28,32 @@ def _cell_side(read) -> float:
                float(np.linalg.norm(corners[3] - corners[0])) / read.height)
 
 
-def _at_full_resolution(image: bytes, width: int, height: int, read, scale: float):
-    """(the nonogram read from the upload at up to FINE_SIDE pixels, its scale); `read`
-    (may be None) stays when the finer picture cannot be decoded or read."""
+def _at_full_resolution(image: bytes, width: int, height: int, read, scale: float, reader):
+    """(the nonogram `reader` finds in the upload at up to FINE_SIDE pixels, its scale);
+    `read` (may be None) stays when the finer picture cannot be decoded or read."""
     region = decode_region(image, (0, 0, width, height), FINE_SIDE)
     if region is None or region.scale >= scale:
         if read is None:
             raise RecognitionError("the picture could not be read at a finer resolution")
         return read, scale
     try:
-        return read_nonogram(region.gray), region.scale
+        return reader(region.gray), region.scale
     except RecognitionError:
         if read is None:
             raise
         return read, scale  # the finer picture lost what the working one showed
 
 
-def nonogram_reading(image: bytes, kind: str) -> Reading | None:
-    """The Reading of a nonogram picture. With kind 'auto', None when the grid found has
-    no clues beside it (a sudoku, say) or no grid is found at all (the sudoku reader then
-    gives its own advice); with kind 'nonogram', RecognitionError then."""
-    started = time.perf_counter()
+def read_picture(image: bytes, kind: str, reader=read_nonogram):
+    """(what `reader` finds in the picture, at the scale it was found, the upload's width
+    and height). With kind 'auto', None when the grid found has no clues beside it (a
+    sudoku, say) or no grid is found at all; with kind 'nonogram', RecognitionError then.
+    The training of the clue model finds its glyphs so (reader: find_nonogram)."""
     gray, scale, (width, height) = decode(image)
     try:
-        read = read_nonogram(gray)
+        read = reader(gray)
         if scale > SHRUNK and _cell_side(read) < SMALL_CELL:
-            read, scale = _at_full_resolution(image, width, height, read, scale)
+            read, scale = _at_full_resolution(image, width, height, read, scale, reader)
     except RecognitionError as error:
         # A photo of a large puzzle, shrunk to the working size, may keep its grid's
         # lines but lose the thin ones or the clues' digits: read again finer, unless
@@ -69,11 +69,21 @@ def nonogram_reading(image: bytes, kind: str) -> Reading | None:
                 raise
             return None
         try:
-            read, scale = _at_full_resolution(image, width, height, None, scale)
+            read, scale = _at_full_resolution(image, width, height, None, scale, reader)
         except RecognitionError:
             if kind == "nonogram":
                 raise error from None
             return None
+    return read, scale, (width, height)
+
+
+def nonogram_reading(image: bytes, kind: str) -> Reading | None:
+    """The Reading of a nonogram picture, or None (see read_picture)."""
+    started = time.perf_counter()
+    found = read_picture(image, kind)
+    if found is None:
+        return None
+    read, scale, (width, height) = found
     lattice = read.lattice * scale
     lattice[..., 0] = np.clip(lattice[..., 0], 0, width - 1)
     lattice[..., 1] = np.clip(lattice[..., 1], 0, height - 1)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 
+import cv2
 import numpy as np
 import pytest
+from PIL import Image
 
 from gridsight.synth.nonogram_render import (
     CROSSED,
@@ -181,3 +183,45 @@ def test_a_clue_number_larger_than_its_line_is_no_candidate():
     assert [c.value for c in fitted[0].candidates] == [4, 1]
     assert fitted[0].candidates[0].prob == pytest.approx(0.36 / 0.41, abs=1e-5)
     assert [c.value for c in fitted[1].candidates] == [12, 13]
+
+
+def test_two_touching_digits_of_a_broad_face_are_one_number_not_a_line():
+    """Blurred in a photo, the two digits of a number in a broad face run together into
+    one blob up to twice as wide as high ('20' beside a 25x10 grid: 1.73); such a blob
+    was dropped as a piece of a line, and its row read with no clue at all."""
+    from PIL import ImageDraw, ImageFont
+
+    from gridsight.synth.fonts import find_font
+    from services.recognizer.nonogram import _blobs, digits_of
+
+    font = ImageFont.truetype(find_font("DejaVuSans-Bold"), 30)
+    image = Image.new("L", (120, 60), 255)
+    draw = ImageDraw.Draw(image)
+    draw.text((20, 10), "2", font=font, fill=0)
+    draw.text((20 + font.getbbox("2")[2] - 4, 10), "0", font=font, fill=0)
+    broad = cv2.resize(np.asarray(image), (150, 60), interpolation=cv2.INTER_AREA)
+    gray = cv2.GaussianBlur(broad, (0, 0), 1.2)
+    ink = (gray < 128).astype(np.uint8)
+    blobs = _blobs(ink, (255 - gray).astype(np.float32) / 255)
+    assert len(blobs) == 1 and 1.7 < blobs[0].w / blobs[0].h < 2.0
+    assert len(digits_of(blobs)) == 2
+    # A bar as long, as thin as a grid line, is still no number.
+    bar = np.zeros((60, 150), np.uint8)
+    bar[30:33, 20:60] = 1
+    assert _blobs(bar, bar.astype(np.float32)) == []
+
+
+def test_the_classifiers_word_that_a_glyph_is_two_digits_raises_the_split_reading():
+    """'12' of a narrow '1' run into a '2' is a glyph no wider than a '0' (0.86 of its
+    height), read surely as '2': the width alone gave the split reading a prior of 0.45,
+    which the single digit's certainty outweighed. The clue model also scores a lone
+    glyph as two touching digits; that raises the prior (never lowers it)."""
+    from services.recognizer.nonogram import LOW_TWO_PRIOR, _two_prior
+    from services.recognizer.sums import Glyph
+
+    glyph = Glyph(0, 0, 19, 22, np.ones((22, 19), np.float32))
+    assert _two_prior(glyph, 0.01, None, None) == LOW_TWO_PRIOR
+    assert _two_prior(glyph, 0.01, None, None, pair=0.9) == pytest.approx(0.9)
+    assert _two_prior(glyph, 0.01, None, None, pair=0.1) == LOW_TWO_PRIOR
+    narrow = Glyph(0, 0, 10, 22, np.ones((22, 10), np.float32))
+    assert _two_prior(narrow, 0.01, None, None, pair=0.9) is None  # plainly one digit
