@@ -36,7 +36,22 @@ def _reduction(width: int, height: int) -> int:
 
 
 def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """(grey working image, original pixels per working pixel, original (width, height))."""
+    """(grey working image, original pixels per working pixel, original (width, height)).
+
+    The last upload's picture is kept: recognize() and its nonogram branch before it both
+    decode the same bytes."""
+    key = (len(data), hash(data)) if isinstance(data, bytes) else None
+    if key is None or _last_decoded.get("key") != key:
+        _last_decoded.clear()
+        _last_decoded.update(key=key, found=_decoded(data))
+    gray, scale, original = _last_decoded["found"]
+    return gray.copy(), scale, original
+
+
+_last_decoded: dict = {}
+
+
+def _decoded(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
     if not data:
         raise RecognitionError("the upload is empty: send a photo or screenshot of the puzzle "
                                "(JPEG or PNG)")
