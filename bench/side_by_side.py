@@ -106,7 +106,9 @@ def compare(mine: Worker, other: Worker, pictures, solve: bool) -> dict:
             for k, answer in enumerate((a, b)):
                 read = {tuple(cell): value for cell, value in answer.get("sums", [])}
                 row["sums_right"][k] += sum(read.get(cell) == v for cell, v in (sums or {}).items())
-                if solution is not None and answer.get("solution") == solution:
+                if solution is None:  # no solution known: only the readings are compared
+                    continue
+                if answer.get("solution") == solution:
                     row["solved"][k] += 1
                 elif answer.get("status") == "solved":
                     row["wrong_solved"][k] += 1
