@@ -41,14 +41,15 @@ def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
     The last upload's picture is kept: recognize() and its nonogram branch before it both
     decode the same bytes."""
     key = (len(data), hash(data)) if isinstance(data, bytes) else None
-    if key is None or _last_decoded.get("key") != key:
-        _last_decoded.clear()
-        _last_decoded.update(key=key, found=_decoded(data))
-    gray, scale, original = _last_decoded["found"]
+    last = _last_decoded[0]
+    if key is None or last is None or last[0] != key:
+        last = (key, _decoded(data))
+        _last_decoded[0] = last  # one assignment: another thread sees the old or the new
+    gray, scale, original = last[1]
     return gray.copy(), scale, original
 
 
-_last_decoded: dict = {}
+_last_decoded: list = [None]  # (key, decoded) of the last upload
 
 
 def _decoded(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
