@@ -93,14 +93,15 @@ def killer_lattice(gray: np.ndarray, corners: np.ndarray, size: int = 9) -> np.n
     ideal = margin + c * np.arange(size + 1, dtype=float)
     rows = _fit_lines(h_map, ideal)  # rows[k](x) -> y
     cols = _fit_lines(v_map.T, ideal)  # cols[k](y) -> x
-    lattice = np.zeros((size + 1, size + 1, 2))
-    for r in range(size + 1):
+    # Crossings: column k's x at row r's y and back, to the fixed point (all at once).
+    x = np.tile(ideal, (size + 1, 1))  # x[r, k]
+    y = x.T.copy()
+    for _ in range(4):
         for k in range(size + 1):
-            x, y = ideal[k], ideal[r]
-            for _ in range(4):
-                x = np.polyval(cols[k], y)
-                y = np.polyval(rows[r], x)
-            lattice[r, k] = (x, y)
+            x[:, k] = np.polyval(cols[k], y[:, k])
+        for r in range(size + 1):
+            y[r] = np.polyval(rows[r], x[r])
+    lattice = np.stack([x, y], axis=-1)
     back = np.linalg.inv(matrix)
     return cv2.perspectiveTransform(lattice.reshape(-1, 1, 2), back).reshape(lattice.shape)
 
@@ -149,8 +150,9 @@ def _fit_lines(mask: np.ndarray, ideal: np.ndarray, box: int = 3) -> list[np.nda
             inner = inner[(inner >= reach) & (inner < len(profile) - reach)]
             if inner.size == 0:
                 continue
-            mirror = np.array([np.minimum(profile[i - reach:i][::-1],
-                                          profile[i + 1:i + reach + 1]).mean() for i in inner])
+            offsets = np.arange(1, reach + 1)
+            mirror = np.minimum(profile[inner[:, None] - offsets],
+                                profile[inner[:, None] + offsets]).mean(axis=1)
             prior = 1 - 0.35 * ((pos[inner] - predicted[j]) / window) ** 2
             i = int(inner[((profile[inner] + mirror) * prior).argmax()])
             sub = 0.0
@@ -198,12 +200,16 @@ def side_summary(mean: np.ndarray, cover: np.ndarray) -> np.ndarray:
     The profile's own bins tie the model to the insets it was trained on, and a grainy
     ground raises every bin. The strongest bin against the side's median (a line stands
     out of grain; grain is everywhere) and its distance, in either measure, do not.
+    `mean`, `cover`: (..., bins) profiles, one per edge; (..., SUMMARY) out.
     """
-    inner = slice(1, None)  # the grid line's own spread fills the first bin
-    m, c = mean[inner], cover[inner]
-    peak_m, peak_c = int(m.argmax()), int(c.argmax())
-    return np.array([m[peak_m] - np.median(m), c[peak_c] - np.median(c), m[peak_m], c[peak_c],
-                     peak_m / len(m), float(np.sort(m)[-2] - np.median(m))], np.float32)
+    m, c = mean[..., 1:], cover[..., 1:]  # the grid line's own spread fills the first bin
+    peak_m = m.argmax(axis=-1)[..., None]
+    median_m, median_c = np.median(m, axis=-1), np.median(c, axis=-1)
+    top_m = np.take_along_axis(m, peak_m, axis=-1)[..., 0]
+    top_c = c.max(axis=-1)
+    return np.stack([top_m - median_m, top_c - median_c, top_m, top_c,
+                     (peak_m[..., 0] / m.shape[-1]).astype(np.float32),
+                     np.sort(m, axis=-1)[..., -2] - median_m], axis=-1).astype(np.float32)
 
 
 def edge_profiles(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
@@ -211,37 +217,33 @@ def edge_profiles(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
 
     For each edge, along the middle of it (SPAN), per distance from the grid line on
     either side: the mean ink and the share of samples with ink (a dashed line has gaps).
-    The side nearer the top-left comes first.
+    The side nearer the top-left comes first. All edges of a kind are measured at once.
     """
     p = ink.shape[0] // n
     reach = int(REACH * p)
-    a0, a1 = int(SPAN[0] * p), int(SPAN[1] * p)
+    along = np.arange(int(SPAN[0] * p), int(SPAN[1] * p))
+    across = np.arange(-reach, reach + 1)
+    cells = p * np.arange(n)[:, None] + along  # (n, along): the span of each cell
+    lines = p * np.arange(1, n)[:, None] + across  # (n-1, across): around each inner line
     strokes = (ink >= 0.35).astype(np.float32)
 
-    def features(strip: np.ndarray, hits: np.ndarray) -> np.ndarray:
-        # strip: [along, across] with the grid line at index `reach`.
-        mean, cover = strip.mean(axis=0), hits.mean(axis=0)
-        before = [mean[:reach][::-1], cover[:reach][::-1]]  # distance 1..reach
-        after = [mean[reach + 1:], cover[reach + 1:]]
-        line = np.array([mean[reach], cover[reach]])
+    def features(strips: np.ndarray, hits: np.ndarray, along_axis: int) -> np.ndarray:
+        # Profiles across the grid line (at index `reach`), averaged along the edge. The
+        # sums run in the order the edge-by-edge reading used (a float32 mean depends on
+        # it), so the wall model sees the features it was trained on, bit for bit.
+        mean, cover = strips.mean(axis=along_axis), hits.mean(axis=along_axis)
+        before = [mean[..., :reach][..., ::-1], cover[..., :reach][..., ::-1]]
+        after = [mean[..., reach + 1:], cover[..., reach + 1:]]
+        line = [mean[..., reach:reach + 1], cover[..., reach:reach + 1]]
         return np.concatenate([*before, side_summary(*before), *after, side_summary(*after),
-                               line])
+                               *line], axis=-1).astype(np.float32)
 
-    width = 2 * (2 * reach + SUMMARY) + 2
-    right = np.zeros((n, n - 1, width), np.float32)
-    down = np.zeros((n - 1, n, width), np.float32)
-    for r in range(n):
-        for c in range(n - 1):
-            x = (c + 1) * p
-            ys = slice(r * p + a0, r * p + a1)
-            xs = slice(x - reach, x + reach + 1)
-            right[r, c] = features(ink[ys, xs], strokes[ys, xs])
-    for r in range(n - 1):
-        for c in range(n):
-            y = (r + 1) * p
-            xs = slice(c * p + a0, c * p + a1)
-            ys = slice(y - reach, y + reach + 1)
-            down[r, c] = features(ink[ys, xs].T, strokes[ys, xs].T)
+    # right[r, c]: the edge between cells (r, c) and (r, c+1): [along, across] strips.
+    rows, cols = cells[:, None, :, None], lines[None, :, None, :]
+    right = features(ink[rows, cols], strokes[rows, cols], -2)
+    # down[r, c]: between (r, c) and (r+1, c): [across, along] strips.
+    rows, cols = lines[:, None, :, None], cells[None, :, None, :]
+    down = features(ink[rows, cols], strokes[rows, cols], -1)
     return right, down
 
 

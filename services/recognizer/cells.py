@@ -216,6 +216,12 @@ def read_grid_cells(straight: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.nd
     return np.stack(rows), np.stack(boxes).reshape(n, n, 4)
 
 
+def normalised_features(cell_ink: np.ndarray) -> np.ndarray:
+    """One cell's features from its ink, as read_grid_cells computes them."""
+    digit, shape, _ = normalise_cell(cell_ink)
+    return features(digit, shape)
+
+
 def cell_features(straight: np.ndarray, n: int = 9) -> np.ndarray:
     """(n*n, F) features of the cells of a straightened grid, row by row."""
     return read_grid_cells(straight, n)[0]

@@ -7,6 +7,7 @@ would have inside it, against the ink between them.
 
 from __future__ import annotations
 
+import hashlib
 from itertools import combinations
 
 import cv2
@@ -277,7 +278,45 @@ def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
     With `other_sides`, an outline not clearly 9x9 scores as the best of the other sides."""
     binary = binarize(gray) if binary is None else binary
     area = float(gray.shape[0] * gray.shape[1])
-    scored, seen = [], []
+    scored = []
+    for quad, score in nine_by_nine_scores(gray, binary):
+        if other_sides and score < MIN_SCORE:  # not clearly 9x9: maybe another side
+            score = max([score] + [grid_score(binary, quad, n) - OTHER_SIZE_HANDICAP
+                                   - continues_outside(binary, quad, n)
+                                   for n in OTHER_SIZES])
+        # Among outlines that fit equally well, prefer the larger (the whole grid, not a box).
+        score += 0.05 * np.sqrt(cv2.contourArea(quad) / area)
+        if score >= min_score:
+            scored.append((score, quad.copy()))
+    scored.sort(key=lambda item: -item[0])
+    return scored
+
+
+def nine_by_nine_scores(gray: np.ndarray, binary: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """(outline, grid score as 9x9) of every plausible candidate outline, each once.
+
+    Kept for the last few pictures: locate scores a picture's outlines for 9x9 and then
+    for other sides, and the killer reader asks again for the best outline of the same
+    picture (killer.grid_corners); finding and scoring them is most of their cost."""
+    key = (gray.shape, _digest(gray), _digest(binary))
+    if key not in _RECENT:
+        if len(_RECENT) >= RECENT_PICTURES:
+            _RECENT.pop(next(iter(_RECENT)))
+        _RECENT[key] = _score_outlines(gray, binary)
+    return _RECENT[key]
+
+
+RECENT_PICTURES = 4
+_RECENT: dict[tuple, list[tuple[np.ndarray, float]]] = {}
+
+
+def _digest(picture: np.ndarray) -> bytes:
+    return hashlib.blake2b(np.ascontiguousarray(picture).data, digest_size=16).digest()
+
+
+def _score_outlines(gray: np.ndarray, binary: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    area = float(gray.shape[0] * gray.shape[1])
+    out, seen = [], []
     near = 0.01 * max(gray.shape)  # corners this close make the same outline
     sources = (binary, straight_lines(binary), without_dark_regions(gray, binary))
     spurs: list = []
@@ -290,17 +329,9 @@ def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
         if not _plausible(quad, area) or any(np.abs(quad - q).max() < near for q in seen):
             continue
         seen.append(quad)
-        score = grid_score(binary, quad) - (SPUR_HANDICAP if index >= len(quads) else 0.0)
-        if other_sides and score < MIN_SCORE:  # not clearly 9x9: maybe another side
-            score = max([score] + [grid_score(binary, quad, n) - OTHER_SIZE_HANDICAP
-                                   - continues_outside(binary, quad, n)
-                                   for n in OTHER_SIZES])
-        # Among outlines that fit equally well, prefer the larger (the whole grid, not a box).
-        score += 0.05 * np.sqrt(cv2.contourArea(quad) / area)
-        if score >= min_score:
-            scored.append((score, quad))
-    scored.sort(key=lambda item: -item[0])
-    return scored
+        out.append((quad, grid_score(binary, quad)
+                    - (SPUR_HANDICAP if index >= len(quads) else 0.0)))
+    return out
 
 
 def rank_grids(gray: np.ndarray, binary: np.ndarray | None = None) -> list[np.ndarray]:

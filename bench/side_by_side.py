@@ -1,0 +1,199 @@
+"""Two versions of the reader timed side by side on the same pictures, and their readings
+compared.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/side_by_side.py --other /tmp/ver-main \
+        [--n 30] [--only textured progress] [--nines "photo: dark"] \
+        [--photos ../shared/data/sudoku_photos_dev]
+
+`--other` is another checkout of the project (e.g. `git archive main | tar -x -C DIR`).
+Each version runs in a worker process of its own; every picture goes to both, one after
+the other, the order alternating from picture to picture, so that a machine loaded by
+other work slows both alike. Killer pictures (bench/recognition_killer.py's groups) and
+synthetic 9x9 sets (bench/recognition.py's) are read and solved as a job does; real
+photos (`--photos`) are read only. Per group: median and p95 seconds of each version,
+the median of the per-picture ratios (this version / other; wall and CPU seconds: on a
+loaded machine CPU seconds vary less) and the ratio of the p95s, pictures solved exactly,
+sums read right, and the pictures whose readings differ (kind, walls, sums, cells,
+status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def serve(root: Path) -> None:
+    """Worker: read picture paths from stdin, answer one JSON line each."""
+    sys.path.insert(0, str(root))
+    from services.recognizer import RecognitionError, recognize
+    from services.solver import solve_page
+
+    for line in sys.stdin:
+        path, solve = json.loads(line)
+        data = Path(path).read_bytes()
+        started, cpu = time.perf_counter(), time.process_time()
+        try:
+            reading = recognize(data, "auto")
+        except RecognitionError as e:
+            print(json.dumps(dict(seconds=time.perf_counter() - started,
+                                  cpu=time.process_time() - cpu, error=str(e))), flush=True)
+            continue
+        read_seconds = time.perf_counter() - started
+        out = dict(kind=reading.kind, cells=[[int(max(range(len(p)), key=p.__getitem__))
+                                              for p in row] for row in reading.cells],
+                   rotation=reading.rotation, timings=reading.timings)
+        if reading.kind == "killer":
+            out["walls"] = [[[int(p >= 0.5) for p in row] for row in walls]
+                            for walls in (reading.walls_right, reading.walls_down)]
+            out["sums"] = sorted((tuple(s.cell), s.candidates[0].value)
+                                 for s in reading.cage_sums)
+        if solve:
+            result = solve_page(reading, time_limit=10.0)
+            out["status"] = result.status
+            out["solution"] = result.solution
+        out["read_seconds"] = read_seconds
+        out["seconds"] = time.perf_counter() - started
+        out["cpu"] = time.process_time() - cpu
+        print(json.dumps(out), flush=True)
+
+
+class Worker:
+    def __init__(self, root: Path):
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(root)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, cwd=root)
+
+    def ask(self, path: Path, solve: bool) -> dict:
+        self.process.stdin.write(json.dumps([str(path), solve]) + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+SAME = ("kind", "cells", "walls", "sums", "status", "rotation", "error")
+
+
+def compare(mine: Worker, other: Worker, pictures, solve: bool) -> dict:
+    """Both versions on each (name, bytes, solution) picture, alternating who goes first."""
+    row = dict(mine=[], other=[], ratios=[], cpu_ratios=[], differ=[], solved=[0, 0],
+               wrong_solved=[0, 0], sums=0, sums_right=[0, 0])
+    with tempfile.TemporaryDirectory() as folder:
+        for i, (name, data, solution, sums) in enumerate(pictures):
+            path = Path(folder) / "picture"
+            path.write_bytes(data)
+            order = [(mine, "mine"), (other, "other")]
+            answers = dict((label, worker.ask(path, solve))
+                           for worker, label in (order if i % 2 == 0 else order[::-1]))
+            a, b = answers["mine"], answers["other"]
+            row["mine"].append(a["seconds"])
+            row["other"].append(b["seconds"])
+            row["ratios"].append(a["seconds"] / b["seconds"])
+            row["cpu_ratios"].append(a["cpu"] / b["cpu"])
+            row["sums"] += len(sums or {})
+            for k, answer in enumerate((a, b)):
+                read = {tuple(cell): value for cell, value in answer.get("sums", [])}
+                row["sums_right"][k] += sum(read.get(cell) == v for cell, v in (sums or {}).items())
+                if solution is None:  # no solution known: only the readings are compared
+                    continue
+                if answer.get("solution") == solution:
+                    row["solved"][k] += 1
+                elif answer.get("status") == "solved":
+                    row["wrong_solved"][k] += 1
+            changed = [key for key in SAME if a.get(key) != b.get(key)]
+            if changed:
+                row["differ"].append(f"{name}: {', '.join(changed)}")
+    return row
+
+
+def pct(values, q: float) -> float:
+    import numpy as np
+
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def report(name: str, row: dict) -> str:
+    n = len(row["mine"])
+    return (f"| {name} | {n} | {pct(row['other'], 50):.3f} / {pct(row['other'], 95):.3f} "
+            f"| {pct(row['mine'], 50):.3f} / {pct(row['mine'], 95):.3f} "
+            f"| {pct(row['ratios'], 50):.2f} / {pct(row['mine'], 95) / pct(row['other'], 95):.2f}"
+            f" | {pct(row['cpu_ratios'], 50):.2f} | {row['solved'][1]} / {row['solved'][0]} "
+            f"| {row['sums_right'][1]} / {row['sums_right'][0]} of {row['sums']} "
+            f"| {row['wrong_solved'][1]} / {row['wrong_solved'][0]} | {len(row['differ'])} |")
+
+
+def killer_pictures(style: str, count: int):
+    sys.path.insert(0, str(ROOT / "bench"))
+    from recognition_killer import killer_case, style_cases
+
+    for seed, kind, exclude in style_cases(style, count):
+        data, _, solution, info = killer_case(seed, kind, exclude)
+        yield f"{style} {seed}", data, solution, info["sums"]
+
+
+def nine_by_nine_pictures(name: str, count: int):
+    """bench/recognition.py's synthetic set `name` (its seeds): read, and solved."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from recognition import FAILURE_CLASSES, synthetic_set
+
+    names = ["screenshot", "flat photo", "curved photo", *FAILURE_CLASSES]
+    for picture, data, _ in synthetic_set(name, count, 700_000 + 1000 * names.index(name)):
+        yield picture, data, None, None
+
+
+def photo_pictures(folder: Path):
+    for path in sorted(folder.glob("*.jpg"), key=lambda p: p.name):
+        yield path.name, path.read_bytes(), None, None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--other", type=Path, help="the other checkout's root")
+    parser.add_argument("--n", type=int, default=30, help="killer pictures per group")
+    parser.add_argument("--only", nargs="*", default=[], help="killer groups")
+    parser.add_argument("--photos", type=Path, help="a folder of real photos (read only)")
+    parser.add_argument("--nines", nargs="*", default=[],
+                        help="bench/recognition.py's synthetic 9x9 sets, e.g. 'photo: dark'")
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
+    mine, other = Worker(ROOT), Worker(args.other.resolve())
+    lines = ["| group | n | other median / p95 s | this median / p95 s "
+             "| this / other: median of pairs / of the p95s | CPU seconds: median of pairs "
+             "| solved other / this | sums right other / this | wrong solved other / this "
+             "| readings differ |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    differ = []
+    groups = [(style, killer_pictures(style, args.n), True) for style in args.only]
+    groups += [(name, nine_by_nine_pictures(name, args.n), True) for name in args.nines]
+    if args.photos:
+        groups.append((args.photos.name, photo_pictures(args.photos), False))
+    try:
+        for name, pictures, solve in groups:
+            row = compare(mine, other, pictures, solve)
+            lines.append(report(name, row))
+            differ += row["differ"]
+            print(lines[-1], flush=True)
+    finally:
+        mine.close()
+        other.close()
+    print("\n".join(lines))
+    if differ:
+        print("\nReadings that differ:\n" + "\n".join(f"- {d}" for d in differ))
+
+
+if __name__ == "__main__":
+    main()
