@@ -367,16 +367,89 @@ def without_tall_notes(probs: np.ndarray, spans: np.ndarray,
     return out
 
 
+# Paper that follows shadow edges: a grey-level closing (a max filter, then a min filter
+# as wide) wipes out strokes narrower than the kernel but keeps a shadow's edge where it
+# is, where the blurred max filter of cells.ink_map smears it into a false stroke beside
+# the edge. Pencil and print strokes at CELL pixels are under a third of this wide.
+PAPER_KERNEL = 17
+MARK_MARGIN = 0.15  # of the cell's side: the inset kept clear of grid lines
+
+
+def marks(straight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(contrast, height), each (SIZE*SIZE,), of the darkest marks in each cell's inset,
+    from a grid straightened at CELL pixels per cell. contrast: the inset's 99th
+    percentile of darkness against the paper around it, as a share of the page's darkest
+    ink (the 99.5th percentile over the grid: lines and print). height: the tallest blob
+    of the pixels darker than half that peak, as a share of the inset."""
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PAPER_KERNEL, PAPER_KERNEL))
+    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
+    darkness = 1.0 - gray / np.maximum(paper, gray)
+    page = max(0.15, float(np.percentile(darkness, 99.5)))
+    m = int(MARK_MARGIN * CELL)
+    contrast, height = np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE)
+    for k in range(SIZE * SIZE):
+        r, c = divmod(k, SIZE)
+        inner = darkness[r * CELL + m:(r + 1) * CELL - m, c * CELL + m:(c + 1) * CELL - m]
+        peak, ground = float(np.percentile(inner, 99)), float(np.median(inner))
+        contrast[k] = peak / page
+        strokes = (inner >= ground + 0.5 * (peak - ground)).astype(np.uint8)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+        big = stats[1:, cv2.CC_STAT_AREA] >= 6
+        if big.any():
+            height[k] = stats[1:, cv2.CC_STAT_HEIGHT][big].max() / inner.shape[0]
+    return contrast, height
+
+
+# Read off the train photos (never val): their blank cells' marks reach a contrast of
+# 0.18 when at least MARK_HEIGHT tall (erased notes, show-through; shorter specks reach
+# 0.22), every written digit has 0.242 or more and every note cell 0.285. Between
+# MARK_SEEN[0] and MARK_SEEN[1] (log scale) a mark goes from no evidence to a sure one.
+# No mark at all: under NO_MARK[0] (the 95th percentile of train's blank cells) a cell
+# is surely blank, over NO_MARK[1] (half the faintest written digit) no evidence.
+MARK_SEEN = (0.18, 0.24)
+MARK_HEIGHT = 0.3
+NO_MARK = (0.08, 0.12)
+
+
+def _log_ramp(x: np.ndarray, low: float, high: float) -> np.ndarray:
+    """0 at or below `low`, 1 at or above `high`, linear in log x between."""
+    return np.clip(np.log(np.maximum(x, 1e-6) / low) / np.log(high / low), 0.0, 1.0)
+
+
+def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray,
+                       height: np.ndarray) -> np.ndarray:
+    """Class probabilities whose blank share heeds the cell's own marks (see marks()):
+    a digit-tall mark as dark as MARK_SEEN caps p(blank), and a cell with no mark at all
+    gets p(blank) at least as high as NO_MARK says; the rest is shared out as the cell
+    model had it. The cell model reads ink at the page's scale, set by the print: on the
+    half-solved photos it took light pencil digits in a shadow (a third as dark as the
+    print) for blank at p 0.9-1.0, and a blank crossed by a shadow's edge for a printed
+    digit."""
+    blank = probs[:, 0]
+    seen = np.where(height >= MARK_HEIGHT, _log_ramp(contrast, *MARK_SEEN), 0.0)
+    unmarked = 1.0 - _log_ramp(contrast, *NO_MARK)
+    new_blank = np.maximum(np.minimum(blank, 1.0 - seen), unmarked)
+    out = probs * ((1.0 - new_blank) / np.maximum(1.0 - blank, 1e-12))[:, None]
+    out[:, 0] = new_blank
+    return out / out.sum(axis=1, keepdims=True)
+
+
 def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray,
                     classic: np.ndarray | None = None) -> CellKinds:
     """The kind and digit probabilities of every cell of the grid at `lattice`;
     `classic`: the classic digit model's (SIZE, SIZE, 10) reading of the same cells."""
-    straight = straighten(colour, lattice, CELL)
+    return read_straight_kinds(straighten(colour, lattice, CELL), classic)
+
+
+def read_straight_kinds(straight: np.ndarray, classic: np.ndarray | None = None) -> CellKinds:
+    """read_cell_kinds of a grid already straightened at CELL pixels per cell."""
     probs = load_kind_model().predict_proba(straight_features(straight))
     if classic is not None:
         classic = np.asarray(classic, np.float64)
         probs = with_printed_digits(with_classic_ink(probs, classic), classic)
     probs = without_tall_notes(probs, stroke_spans(straight), classic)
+    probs = with_mark_evidence(probs, *marks(straight))
     return marginals(with_peers(probs))
 
 
