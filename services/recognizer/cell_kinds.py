@@ -397,40 +397,59 @@ PAPER_KERNEL = 17
 MARK_MARGIN = 0.15  # of the cell's side: the inset kept clear of grid lines
 
 
-def marks(straight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(contrast, height), each (SIZE*SIZE,), of the darkest marks in each cell's inset,
-    from a grid straightened at CELL pixels per cell. contrast: the inset's 99th
-    percentile of darkness against the paper around it, as a share of the page's darkest
-    ink (the 99.5th percentile over the grid: lines and print). height: the tallest blob
-    of the pixels darker than half that peak, as a share of the inset."""
+@dataclass
+class Marks:
+    """Each cell's darkest marks, (SIZE*SIZE,) arrays (see marks())."""
+
+    contrast: np.ndarray
+    span: np.ndarray
+
+
+# A mark's pixels are those darker than this share of the way from the inset's median to
+# its peak: low, as a light pencil stroke fades along its length.
+SPAN_LEVEL = 0.25
+
+
+def marks(straight: np.ndarray) -> Marks:
+    """The darkest marks in each cell's inset, from a grid straightened at CELL pixels per
+    cell. contrast: the inset's 99th percentile of darkness against the paper around it,
+    as a share of the page's darkest ink (the 99.5th percentile over the grid: lines and
+    print). span: the height of the tallest blob of the mark's pixels (SPAN_LEVEL), as a
+    share of the inset."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PAPER_KERNEL, PAPER_KERNEL))
     paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
     darkness = 1.0 - gray / np.maximum(paper, gray)
     page = max(0.15, float(np.percentile(darkness, 99.5)))
     m = int(MARK_MARGIN * CELL)
-    contrast, height = np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE)
-    for k in range(SIZE * SIZE):
-        r, c = divmod(k, SIZE)
-        inner = darkness[r * CELL + m:(r + 1) * CELL - m, c * CELL + m:(c + 1) * CELL - m]
-        peak, ground = float(np.percentile(inner, 99)), float(np.median(inner))
-        contrast[k] = peak / page
-        strokes = (inner >= ground + 0.5 * (peak - ground)).astype(np.uint8)
-        _, _, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
-        big = stats[1:, cv2.CC_STAT_AREA] >= 6
-        if big.any():
-            height[k] = stats[1:, cv2.CC_STAT_HEIGHT][big].max() / inner.shape[0]
-    return contrast, height
+    insets = darkness[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL) \
+        .transpose(0, 2, 1, 3)[:, :, m:CELL - m, m:CELL - m].reshape(SIZE * SIZE, CELL - 2 * m,
+                                                                     CELL - 2 * m)
+    flat = insets.reshape(SIZE * SIZE, -1)
+    peak, ground = np.percentile(flat, 99, axis=1), np.median(flat, axis=1)
+    level = ground + SPAN_LEVEL * (peak - ground)
+    span = np.array([_tallest_blob(inset >= t) for inset, t in zip(insets, level, strict=True)])
+    return Marks(peak / page, span)
+
+
+def _tallest_blob(strokes: np.ndarray) -> float:
+    """The height of the tallest blob of 6 pixels or more, as a share of the picture's."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
+    big = stats[1:, cv2.CC_STAT_AREA] >= 6
+    return float(stats[1:, cv2.CC_STAT_HEIGHT][big].max()) / strokes.shape[0] if big.any() \
+        else 0.0
 
 
 # Read off the train photos (never val): their blank cells' marks reach a contrast of
-# 0.18 when at least MARK_HEIGHT tall (erased notes, show-through; shorter specks reach
-# 0.22), every written digit has 0.242 or more and every note cell 0.285. Between
-# MARK_SEEN[0] and MARK_SEEN[1] (log scale) a mark goes from no evidence to a sure one.
-# No mark at all: under NO_MARK[0] (the 95th percentile of train's blank cells) a cell
-# is surely blank, over NO_MARK[1] (half the faintest written digit) no evidence.
-MARK_SEEN = (0.18, 0.24)
-MARK_HEIGHT = 0.3
+# 0.18 when at least MARK_HEIGHT tall and 0.22 when shorter (erased notes, show-through,
+# specks); every written digit has 0.242 or more and every note cell 0.285. Between
+# the two ends of TALL_MARK_SEEN (a digit's height) or SMALL_MARK_SEEN (log scale) a
+# mark goes from no evidence to a sure one. No mark at all: under NO_MARK[0] (the 95th
+# percentile of train's blank cells) a cell is surely blank, over NO_MARK[1] (half the
+# faintest written digit) no evidence.
+TALL_MARK_SEEN = (0.18, 0.24)
+SMALL_MARK_SEEN = (0.22, 0.28)
+MARK_HEIGHT = 0.4
 NO_MARK = (0.08, 0.12)
 
 
@@ -442,14 +461,15 @@ def _log_ramp(x: np.ndarray, low: float, high: float) -> np.ndarray:
 def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray,
                        height: np.ndarray) -> np.ndarray:
     """Class probabilities whose blank share heeds the cell's own marks (see marks()):
-    a digit-tall mark as dark as MARK_SEEN caps p(blank), and a cell with no mark at all
-    gets p(blank) at least as high as NO_MARK says; the rest is shared out as the cell
-    model had it. The cell model reads ink at the page's scale, set by the print: on the
-    half-solved photos it took light pencil digits in a shadow (a third as dark as the
-    print) for blank at p 0.9-1.0, and a blank crossed by a shadow's edge for a printed
-    digit."""
+    a mark as dark as TALL_MARK_SEEN (SMALL_MARK_SEEN if short) caps p(blank), and a
+    cell with no mark at all gets p(blank) at least as high as NO_MARK says; the rest is
+    shared out as the cell model had it. The cell model reads ink at the page's scale,
+    set by the print: on the half-solved photos it took light pencil digits in a shadow
+    (a third as dark as the print) for blank at p 0.9-1.0, and a blank crossed by a
+    shadow's edge for a printed digit."""
     blank = probs[:, 0]
-    seen = np.where(height >= MARK_HEIGHT, _log_ramp(contrast, *MARK_SEEN), 0.0)
+    seen = np.where(height >= MARK_HEIGHT, _log_ramp(contrast, *TALL_MARK_SEEN),
+                    _log_ramp(contrast, *SMALL_MARK_SEEN))
     unmarked = 1.0 - _log_ramp(contrast, *NO_MARK)
     new_blank = np.maximum(np.minimum(blank, 1.0 - seen), unmarked)
     out = probs * ((1.0 - new_blank) / np.maximum(1.0 - blank, 1e-12))[:, None]
@@ -471,8 +491,11 @@ def read_straight_kinds(straight: np.ndarray, classic: np.ndarray | None = None)
         classic = np.asarray(classic, np.float64)
         probs = with_classic_doubt(
             with_printed_digits(with_classic_ink(probs, classic), classic), classic)
-    probs = without_tall_notes(probs, stroke_spans(straight), classic)
-    probs = with_mark_evidence(probs, *marks(straight))
+    seen = marks(straight)
+    # A light pencil stroke breaks up at the page's ink scale: its span at its own.
+    spans = np.maximum(stroke_spans(straight), seen.span)
+    probs = without_tall_notes(probs, spans, classic)
+    probs = with_mark_evidence(probs, seen.contrast, seen.span)
     return marginals(with_peers(probs))
 
 
