@@ -363,22 +363,28 @@ def stroke_spans(straight: np.ndarray) -> np.ndarray:
 
 # Pencil candidates are small digits: on the train photos' 376 note cells the tallest
 # stroke spans at most 0.69 of the inset (val: 0.72). A taller one is a full-size digit or
-# a shadow's edge across the cell.
+# a shadow's edge across the cell. Measured at the cell's own contrast (marks().span), the
+# train photos' note cells span at most 0.71 and their digits at least 0.79.
 NOTES_SPAN = 0.85
+NOTES_MARK_SPAN = 0.75
 
 
-def without_tall_notes(probs: np.ndarray, spans: np.ndarray,
-                       classic: np.ndarray | None) -> np.ndarray:
-    """Class probabilities in which a cell whose tallest stroke spans more than
-    NOTES_SPAN of its inset holds no notes: their share goes to blank as far as the
-    classic digit model sees no digit there, the rest to the digit classes as they
-    stood. On val the cell model read 8 large digits (light pencil, a red-tinted photo)
-    and 3 blanks crossed by a shadow's edge as notes."""
+def without_tall_notes(probs: np.ndarray, tall: np.ndarray, classic: np.ndarray | None,
+                       marked: np.ndarray | None = None) -> np.ndarray:
+    """Class probabilities in which a cell with a tall stroke (`tall`: a stroke spans
+    more than NOTES_SPAN of the inset, or NOTES_MARK_SPAN at the cell's own contrast)
+    holds no notes: their share goes to blank as far as neither the classic digit model
+    nor the cell's own marks (`marked`: the probability that a mark is seen, see
+    mark_seen) see anything there, the rest to the digit classes as they stood. On val
+    the cell model read 8 large digits (light pencil, a red-tinted photo) and 3 blanks
+    crossed by a shadow's edge as notes."""
     out = probs.copy()
     seen_blank = np.ones(len(probs)) if classic is None else \
         classic.reshape(len(probs), -1)[:, 0] / np.maximum(
             classic.reshape(len(probs), -1).sum(axis=1), 1e-12)
-    for k in np.flatnonzero(spans > NOTES_SPAN):
+    if marked is not None:
+        seen_blank = seen_blank * (1.0 - marked)
+    for k in np.flatnonzero(tall):
         notes = out[k, NOTES_CLASS]
         out[k, NOTES_CLASS] = 0.0
         digits = out[k, 1:NOTES_CLASS].sum()
@@ -458,6 +464,12 @@ def _log_ramp(x: np.ndarray, low: float, high: float) -> np.ndarray:
     return np.clip(np.log(np.maximum(x, 1e-6) / low) / np.log(high / low), 0.0, 1.0)
 
 
+def mark_seen(contrast: np.ndarray, height: np.ndarray) -> np.ndarray:
+    """How surely each cell holds a mark (0-1) by its contrast and height (see marks())."""
+    return np.where(height >= MARK_HEIGHT, _log_ramp(contrast, *TALL_MARK_SEEN),
+                    _log_ramp(contrast, *SMALL_MARK_SEEN))
+
+
 def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray,
                        height: np.ndarray) -> np.ndarray:
     """Class probabilities whose blank share heeds the cell's own marks (see marks()):
@@ -468,8 +480,7 @@ def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray,
     (a third as dark as the print) for blank at p 0.9-1.0, and a blank crossed by a
     shadow's edge for a printed digit."""
     blank = probs[:, 0]
-    seen = np.where(height >= MARK_HEIGHT, _log_ramp(contrast, *TALL_MARK_SEEN),
-                    _log_ramp(contrast, *SMALL_MARK_SEEN))
+    seen = mark_seen(contrast, height)
     unmarked = 1.0 - _log_ramp(contrast, *NO_MARK)
     new_blank = np.maximum(np.minimum(blank, 1.0 - seen), unmarked)
     out = probs * ((1.0 - new_blank) / np.maximum(1.0 - blank, 1e-12))[:, None]
@@ -492,10 +503,10 @@ def read_straight_kinds(straight: np.ndarray, classic: np.ndarray | None = None)
         probs = with_classic_doubt(
             with_printed_digits(with_classic_ink(probs, classic), classic), classic)
     seen = marks(straight)
-    # A light pencil stroke breaks up at the page's ink scale: its span at its own.
-    spans = np.maximum(stroke_spans(straight), seen.span)
-    probs = without_tall_notes(probs, spans, classic)
     probs = with_mark_evidence(probs, seen.contrast, seen.span)
+    # A light pencil stroke breaks up at the page's ink scale: its span at its own too.
+    tall = (stroke_spans(straight) > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
+    probs = without_tall_notes(probs, tall, classic, mark_seen(seen.contrast, seen.span))
     return marginals(with_peers(probs))
 
 
