@@ -502,10 +502,18 @@ def read_straight_kinds(straight: np.ndarray, classic: np.ndarray | None = None)
         classic = np.asarray(classic, np.float64)
         probs = with_classic_doubt(
             with_printed_digits(with_classic_ink(probs, classic), classic), classic)
+    spans = stroke_spans(straight)
+    as_read = without_tall_notes(probs, spans > NOTES_SPAN, classic)
+    if not written_on(marginals(as_read).kinds):
+        # A cell's own marks refine pages already found written on only: on a print-only
+        # photo a crease, a stripe's edge or heavy noise in a blank cell is a mark too, and
+        # as pencil notes it would make the page a written one (synthetic creases, shadow
+        # stripes and dark photos lost 3-7 % of their cells so).
+        return marginals(with_peers(as_read))
     seen = marks(straight)
     probs = with_mark_evidence(probs, seen.contrast, seen.span)
     # A light pencil stroke breaks up at the page's ink scale: its span at its own too.
-    tall = (stroke_spans(straight) > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
+    tall = (spans > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
     probs = without_tall_notes(probs, tall, classic, mark_seen(seen.contrast, seen.span))
     return marginals(with_peers(probs))
 
@@ -536,10 +544,16 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     digit model's probabilities are kept as they were (the kind fields still come along).
     """
     kinds = read_cell_kinds(colour, lattice, probs)
-    sure = kinds.kinds > SURE_KIND
-    written = sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES
-    # A page a person wrote on still shows its printed givens (17 or more); a print-only
-    # page in a face that looks handwritten shows few "printed" cells.
-    if written and sure[..., 1].sum() >= MIN_PRINTED:
+    if written_on(kinds.kinds):
         probs = kinds.givens
     return probs, kind_fields(kinds)
+
+
+def written_on(kinds: np.ndarray) -> bool:
+    """Whether a page with these (SIZE, SIZE, 4) kind probabilities is written on: many
+    sure entries or a sure notes cell, and the printed givens a written page still shows
+    (17 or more; a print-only page in a face that looks handwritten shows few "printed"
+    cells)."""
+    sure = kinds > SURE_KIND
+    return bool((sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES)
+                and sure[..., 1].sum() >= MIN_PRINTED)
