@@ -52,12 +52,17 @@ class HalfSolvedPage:
 def half_solved_page(seed: int, *, app: bool = False, given_share: float | None = None,
                      entry_share: float = 0.45, notes_share: float = 0.15, wrong: int = 0,
                      cell_px: int = 64, hand_digits: dict | None = None,
-                     light_pencil: bool = False) -> HalfSolvedPage:
+                     light_pencil: bool = False, shadow_edges: int = 0,
+                     tint: tuple[float, float, float] | None = None) -> HalfSolvedPage:
     """A page with known truth: printed givens with one solution (or, with `given_share`,
     that share of the cells printed at random, unique or not). `hand_digits` (digit ->
     (N, h, w) images, ink 1 on 0, such as MNIST's) writes the entries with those real
     handwritten digits instead of strokes. `light_pencil` writes entries and notes in a
-    light pencil grey (LIGHT_PENCIL_COLOURS) instead of a pen's colour."""
+    light pencil grey (LIGHT_PENCIL_COLOURS) instead of a pen's colour. `shadow_edges`
+    casts that many shadows (a hand, the phone) over the page, each edge a straight,
+    slightly soft line across the grid, through written and blank cells alike. `tint`
+    lights the page in a colour (a share of each of red, green and blue it reflects:
+    warm lamp light is about (1.0, 0.75, 0.65))."""
     rng = random.Random(seed)
     cells = [(r, c) for r in range(SIZE) for c in range(SIZE)]
     if given_share is None:
@@ -96,6 +101,10 @@ def half_solved_page(seed: int, *, app: bool = False, given_share: float | None 
     else:
         _handwritten_entries(draw, layout, entries, rng, pen)
     _pencil_notes(draw, layout, notes, solution, rng, app, pen)
+    if shadow_edges:
+        image = _cast_shadows(image, shadow_edges, rng)
+    if tint is not None:
+        image = _tinted(image, tint)
     return HalfSolvedPage(image, givens, entries, notes, solution, wrong_list)
 
 
@@ -172,3 +181,28 @@ def _pencil_notes(draw, layout: Layout, notes, solution, rng: random.Random, app
                 x = x0 + (0.22 + 0.17 * k) * cell
                 y = y0 + 0.24 * cell
                 hand.draw(draw, d, (x, y), 0.26 * cell, colour)
+
+
+def _cast_shadows(image: Image.Image, count: int, rng: random.Random) -> Image.Image:
+    """The page with `count` shadows, each the part beyond a random straight line across
+    it, 35-55 % darker, its edge blurred over 1-3 pixels."""
+    page = np.asarray(image.convert("RGB"), np.float32)
+    h, w = page.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = np.ones((h, w), np.float32)
+    for _ in range(count):
+        angle = rng.uniform(0, 2 * np.pi)
+        x0, y0 = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+        side = (xs - x0) * np.cos(angle) + (ys - y0) * np.sin(angle)
+        soft = np.clip(0.5 + side / (2 * rng.uniform(1.0, 3.0)), 0.0, 1.0)
+        light *= 1.0 - rng.uniform(0.35, 0.55) * soft
+    out = Image.fromarray((page * light[..., None]).clip(0, 255).astype(np.uint8))
+    out.info.update(image.info)
+    return out
+
+
+def _tinted(image: Image.Image, tint: tuple[float, float, float]) -> Image.Image:
+    page = np.asarray(image.convert("RGB"), np.float32) * np.array(tint, np.float32)
+    out = Image.fromarray(page.clip(0, 255).astype(np.uint8))
+    out.info.update(image.info)
+    return out

@@ -321,6 +321,28 @@ def with_printed_digits(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
     return _with_mean_digits(probs, PRINTED_CLASSES, classic)
 
 
+# The share of the classic digit model in a person's digit: it reads print and gets 84 %
+# of handwritten digits right, so it rarely decides one; but where it reads another digit
+# clearly, that digit keeps a probability the repair and "where did I go wrong?" can
+# see, instead of two handwriting readers' confident misread (a shadowed 7 read as a 2
+# at p 0.99 while the classic model read 7 at 0.98).
+CLASSIC_IN_ENTRIES = 0.05
+
+
+def with_classic_doubt(probs: np.ndarray, classic: np.ndarray,
+                       share: float = CLASSIC_IN_ENTRIES) -> np.ndarray:
+    """Class probabilities whose entry digits are a mixture: (1 - share) of their own and
+    `share` of the classic digit model's digits, the entry kind's total kept."""
+    classic = classic.reshape(len(probs), -1)[:, 1:]
+    classic = classic / np.maximum(classic.sum(axis=1, keepdims=True), 1e-12)
+    mine = probs[:, ENTRY_CLASSES]
+    total = mine.sum(axis=1, keepdims=True)
+    out = probs.copy()
+    out[:, ENTRY_CLASSES] = total * ((1 - share) * mine / np.maximum(total, 1e-12)
+                                     + share * classic)
+    return out
+
+
 def stroke_spans(straight: np.ndarray) -> np.ndarray:
     """(SIZE*SIZE,) the height of each cell's tallest stroke (at the cell's own contrast)
     as a share of the cell's inset, from a grid straightened at CELL pixels per cell."""
@@ -341,22 +363,28 @@ def stroke_spans(straight: np.ndarray) -> np.ndarray:
 
 # Pencil candidates are small digits: on the train photos' 376 note cells the tallest
 # stroke spans at most 0.69 of the inset (val: 0.72). A taller one is a full-size digit or
-# a shadow's edge across the cell.
+# a shadow's edge across the cell. Measured at the cell's own contrast (marks().span), the
+# train photos' note cells span at most 0.71 and their digits at least 0.79.
 NOTES_SPAN = 0.85
+NOTES_MARK_SPAN = 0.75
 
 
-def without_tall_notes(probs: np.ndarray, spans: np.ndarray,
-                       classic: np.ndarray | None) -> np.ndarray:
-    """Class probabilities in which a cell whose tallest stroke spans more than
-    NOTES_SPAN of its inset holds no notes: their share goes to blank as far as the
-    classic digit model sees no digit there, the rest to the digit classes as they
-    stood. On val the cell model read 8 large digits (light pencil, a red-tinted photo)
-    and 3 blanks crossed by a shadow's edge as notes."""
+def without_tall_notes(probs: np.ndarray, tall: np.ndarray, classic: np.ndarray | None,
+                       marked: np.ndarray | None = None) -> np.ndarray:
+    """Class probabilities in which a cell with a tall stroke (`tall`: a stroke spans
+    more than NOTES_SPAN of the inset, or NOTES_MARK_SPAN at the cell's own contrast)
+    holds no notes: their share goes to blank as far as neither the classic digit model
+    nor the cell's own marks (`marked`: the probability that a mark is seen, see
+    mark_seen) see anything there, the rest to the digit classes as they stood. On val
+    the cell model read 8 large digits (light pencil, a red-tinted photo) and 3 blanks
+    crossed by a shadow's edge as notes."""
     out = probs.copy()
     seen_blank = np.ones(len(probs)) if classic is None else \
         classic.reshape(len(probs), -1)[:, 0] / np.maximum(
             classic.reshape(len(probs), -1).sum(axis=1), 1e-12)
-    for k in np.flatnonzero(spans > NOTES_SPAN):
+    if marked is not None:
+        seen_blank = seen_blank * (1.0 - marked)
+    for k in np.flatnonzero(tall):
         notes = out[k, NOTES_CLASS]
         out[k, NOTES_CLASS] = 0.0
         digits = out[k, 1:NOTES_CLASS].sum()
@@ -367,16 +395,126 @@ def without_tall_notes(probs: np.ndarray, spans: np.ndarray,
     return out
 
 
+# Paper that follows shadow edges: a grey-level closing (a max filter, then a min filter
+# as wide) wipes out strokes narrower than the kernel but keeps a shadow's edge where it
+# is, where the blurred max filter of cells.ink_map smears it into a false stroke beside
+# the edge. Pencil and print strokes at CELL pixels are under a third of this wide.
+PAPER_KERNEL = 17
+MARK_MARGIN = 0.15  # of the cell's side: the inset kept clear of grid lines
+
+
+@dataclass
+class Marks:
+    """Each cell's darkest marks, (SIZE*SIZE,) arrays (see marks())."""
+
+    contrast: np.ndarray
+    span: np.ndarray
+
+
+# A mark's pixels are those darker than this share of the way from the inset's median to
+# its peak: low, as a light pencil stroke fades along its length.
+SPAN_LEVEL = 0.25
+
+
+def marks(straight: np.ndarray) -> Marks:
+    """The darkest marks in each cell's inset, from a grid straightened at CELL pixels per
+    cell. contrast: the inset's 99th percentile of darkness against the paper around it,
+    as a share of the page's darkest ink (the 99.5th percentile over the grid: lines and
+    print). span: the height of the tallest blob of the mark's pixels (SPAN_LEVEL), as a
+    share of the inset."""
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PAPER_KERNEL, PAPER_KERNEL))
+    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
+    darkness = 1.0 - gray / np.maximum(paper, gray)
+    page = max(0.15, float(np.percentile(darkness, 99.5)))
+    m = int(MARK_MARGIN * CELL)
+    insets = darkness[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL) \
+        .transpose(0, 2, 1, 3)[:, :, m:CELL - m, m:CELL - m].reshape(SIZE * SIZE, CELL - 2 * m,
+                                                                     CELL - 2 * m)
+    flat = insets.reshape(SIZE * SIZE, -1)
+    peak, ground = np.percentile(flat, 99, axis=1), np.median(flat, axis=1)
+    level = ground + SPAN_LEVEL * (peak - ground)
+    span = np.array([_tallest_blob(inset >= t) for inset, t in zip(insets, level, strict=True)])
+    return Marks(peak / page, span)
+
+
+def _tallest_blob(strokes: np.ndarray) -> float:
+    """The height of the tallest blob of 6 pixels or more, as a share of the picture's."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
+    big = stats[1:, cv2.CC_STAT_AREA] >= 6
+    return float(stats[1:, cv2.CC_STAT_HEIGHT][big].max()) / strokes.shape[0] if big.any() \
+        else 0.0
+
+
+# Read off the train photos (never val): their blank cells' marks reach a contrast of
+# 0.18 when at least MARK_HEIGHT tall and 0.22 when shorter (erased notes, show-through,
+# specks); every written digit has 0.242 or more and every note cell 0.285. Between
+# the two ends of TALL_MARK_SEEN (a digit's height) or SMALL_MARK_SEEN (log scale) a
+# mark goes from no evidence to a sure one. No mark at all: under NO_MARK[0] (the 95th
+# percentile of train's blank cells) a cell is surely blank, over NO_MARK[1] (half the
+# faintest written digit) no evidence.
+TALL_MARK_SEEN = (0.18, 0.24)
+SMALL_MARK_SEEN = (0.22, 0.28)
+MARK_HEIGHT = 0.4
+NO_MARK = (0.08, 0.12)
+
+
+def _log_ramp(x: np.ndarray, low: float, high: float) -> np.ndarray:
+    """0 at or below `low`, 1 at or above `high`, linear in log x between."""
+    return np.clip(np.log(np.maximum(x, 1e-6) / low) / np.log(high / low), 0.0, 1.0)
+
+
+def mark_seen(contrast: np.ndarray, height: np.ndarray) -> np.ndarray:
+    """How surely each cell holds a mark (0-1) by its contrast and height (see marks())."""
+    return np.where(height >= MARK_HEIGHT, _log_ramp(contrast, *TALL_MARK_SEEN),
+                    _log_ramp(contrast, *SMALL_MARK_SEEN))
+
+
+def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray,
+                       height: np.ndarray) -> np.ndarray:
+    """Class probabilities whose blank share heeds the cell's own marks (see marks()):
+    a mark as dark as TALL_MARK_SEEN (SMALL_MARK_SEEN if short) caps p(blank), and a
+    cell with no mark at all gets p(blank) at least as high as NO_MARK says; the rest is
+    shared out as the cell model had it. The cell model reads ink at the page's scale,
+    set by the print: on the half-solved photos it took light pencil digits in a shadow
+    (a third as dark as the print) for blank at p 0.9-1.0, and a blank crossed by a
+    shadow's edge for a printed digit."""
+    blank = probs[:, 0]
+    seen = mark_seen(contrast, height)
+    unmarked = 1.0 - _log_ramp(contrast, *NO_MARK)
+    new_blank = np.maximum(np.minimum(blank, 1.0 - seen), unmarked)
+    out = probs * ((1.0 - new_blank) / np.maximum(1.0 - blank, 1e-12))[:, None]
+    out[:, 0] = new_blank
+    return out / out.sum(axis=1, keepdims=True)
+
+
 def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray,
                     classic: np.ndarray | None = None) -> CellKinds:
     """The kind and digit probabilities of every cell of the grid at `lattice`;
     `classic`: the classic digit model's (SIZE, SIZE, 10) reading of the same cells."""
-    straight = straighten(colour, lattice, CELL)
+    return read_straight_kinds(straighten(colour, lattice, CELL), classic)
+
+
+def read_straight_kinds(straight: np.ndarray, classic: np.ndarray | None = None) -> CellKinds:
+    """read_cell_kinds of a grid already straightened at CELL pixels per cell."""
     probs = load_kind_model().predict_proba(straight_features(straight))
     if classic is not None:
         classic = np.asarray(classic, np.float64)
-        probs = with_printed_digits(with_classic_ink(probs, classic), classic)
-    probs = without_tall_notes(probs, stroke_spans(straight), classic)
+        probs = with_classic_doubt(
+            with_printed_digits(with_classic_ink(probs, classic), classic), classic)
+    spans = stroke_spans(straight)
+    as_read = without_tall_notes(probs, spans > NOTES_SPAN, classic)
+    if not written_on(marginals(as_read).kinds):
+        # A cell's own marks refine pages already found written on only: on a print-only
+        # photo a crease, a stripe's edge or heavy noise in a blank cell is a mark too, and
+        # as pencil notes it would make the page a written one (synthetic creases, shadow
+        # stripes and dark photos lost 3-7 % of their cells so).
+        return marginals(with_peers(as_read))
+    seen = marks(straight)
+    probs = with_mark_evidence(probs, seen.contrast, seen.span)
+    # A light pencil stroke breaks up at the page's ink scale: its span at its own too.
+    tall = (spans > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
+    probs = without_tall_notes(probs, tall, classic, mark_seen(seen.contrast, seen.span))
     return marginals(with_peers(probs))
 
 
@@ -406,10 +544,16 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     digit model's probabilities are kept as they were (the kind fields still come along).
     """
     kinds = read_cell_kinds(colour, lattice, probs)
-    sure = kinds.kinds > SURE_KIND
-    written = sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES
-    # A page a person wrote on still shows its printed givens (17 or more); a print-only
-    # page in a face that looks handwritten shows few "printed" cells.
-    if written and sure[..., 1].sum() >= MIN_PRINTED:
+    if written_on(kinds.kinds):
         probs = kinds.givens
     return probs, kind_fields(kinds)
+
+
+def written_on(kinds: np.ndarray) -> bool:
+    """Whether a page with these (SIZE, SIZE, 4) kind probabilities is written on: many
+    sure entries or a sure notes cell, and the printed givens a written page still shows
+    (17 or more; a print-only page in a face that looks handwritten shows few "printed"
+    cells)."""
+    sure = kinds > SURE_KIND
+    return bool((sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES)
+                and sure[..., 1].sum() >= MIN_PRINTED)

@@ -81,25 +81,117 @@ def test_half_solved_pages_are_read_cell_by_cell(app):
     assert notes_as_given == 0
 
 
-def test_light_pencil_digits_read_as_entries_are_read_right():
+def test_light_pencil_digits_are_seen_and_read_right_or_doubtfully():
     """A soft pencil pressed lightly: the person's digits are a third as dark as the print
-    and the grid lines (as on some real photos). Each one read as the person's digit is
-    the right digit (the handwriting reader sees each cell at its own contrast). Known
-    gap: the cell model still takes about a third of them for blank cells, which the
-    floor below keeps from getting worse."""
-    as_entry = right = total = 0
+    and the grid lines (as on some real photos). The cell model reads ink at the page's
+    scale and took a third of them for blank cells; their own marks (with_mark_evidence)
+    now say they are written. Each one read as the person's digit is the right digit or
+    a doubtful one (the repair and needs_review can act on it)."""
+    as_entry = sure_wrong = total = as_blank = 0
     for seed in range(3):
         page = half_solved_page(90 + seed, wrong=1, light_pencil=True, entry_share=0.5)
         reading = recognize(png(page.image), "sudoku")
         entries = np.array(page.entries)
         written = entries > 0
-        read_as_entry = np.asarray(reading.cell_kinds).argmax(-1) == 2
-        as_entry += int((written & read_as_entry).sum())
-        right += int((states(reading)[written & read_as_entry]
-                      == entries[written & read_as_entry]).sum())
+        kind = np.asarray(reading.cell_kinds).argmax(-1)
+        read_as_entry = written & (kind == 2)
+        as_entry += int(read_as_entry.sum())
+        as_blank += int((written & (kind == 0)).sum())
+        digit_p = np.asarray(reading.entries)[..., 1:]
+        sure_wrong += int((read_as_entry & (digit_p.argmax(-1) + 1 != entries)
+                           & (digit_p.max(-1) >= 0.9)).sum())
         total += int(written.sum())
-    assert right == as_entry
-    assert as_entry / total >= 0.6, as_entry / total
+    assert as_blank == 0 and sure_wrong == 0
+    # Their strokes' span is measured at their own contrast: a light 7 is no pencil note.
+    assert as_entry / total >= 0.93, as_entry / total
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known gap: marks refine only pages the cell model already finds written on, and on "
+    "these pages it misses most light digits (main reads 24-29 of ~53 as blank); passes "
+    "with marks on every page, which costs print-only photos (see cell_kinds.py)"))
+def test_light_pencil_pages_with_a_shadow_edge_across_the_grid():
+    """A hand's or the phone's shadow across a page written in light pencil: no written
+    digit is read as blank, in the shade or out of it, and no blank cell on either side
+    of the edge as a digit (main read 24 of one page's 53 digits as blank)."""
+    for seed in range(130, 133):
+        page = half_solved_page(seed, light_pencil=True, entry_share=0.5, shadow_edges=1)
+        kind = np.asarray(recognize(png(page.image), "sudoku").cell_kinds).argmax(-1)
+        labels = np.array(page.labels)
+        digits = (labels > 0) & (labels < NOTES)
+        assert not (digits & (kind == 0)).any(), seed
+        assert not ((labels == 0) & (kind != 0)).any(), seed
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known gap: marks refine only pages the cell model already finds written on, and on "
+    "these pages it misses most light digits (main reads 24-29 of ~53 as blank); passes "
+    "with marks on every page, which costs print-only photos (see cell_kinds.py)"))
+def test_light_pencil_pages_in_tinted_light():
+    """Warm lamp light over a page written in light pencil (as a red-tinted val photo):
+    main read 28 and 29 of two pages' digits as blank. None is now, and at least 95 % are
+    read as digits (not notes: their strokes span the cell at its own contrast)."""
+    as_digit = total = 0
+    for seed in (141, 142):
+        page = half_solved_page(seed, light_pencil=True, entry_share=0.5,
+                                tint=(1.0, 0.72, 0.62))
+        kind = np.asarray(recognize(png(page.image), "sudoku").cell_kinds).argmax(-1)
+        labels = np.array(page.labels)
+        digits = (labels > 0) & (labels < NOTES)
+        assert not (digits & (kind == 0)).any(), seed
+        as_digit += int((digits & ((kind == 1) | (kind == 2))).sum())
+        total += int(digits.sum())
+    assert as_digit / total >= 0.95, as_digit / total
+
+
+def test_marks_follow_a_shadow_edge_and_see_light_pencil_in_the_shade():
+    """marks() measures each cell's ink against paper that follows a shadow's edge: a
+    blank crossed by the edge shows no mark, and light pencil digits in the shade are
+    as clear as in the light (a third of the print's darkness, over TALL_MARK_SEEN) and
+    as tall as they are written."""
+    import cv2
+
+    from services.recognizer.cell_kinds import CELL, MARK_HEIGHT, NO_MARK, TALL_MARK_SEEN, marks
+    from services.recognizer.cells import straighten
+
+    page = half_solved_page(91, light_pencil=True, entry_share=0.5)
+    colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
+    straight = straighten(colour, np.asarray(page.image.info["lattice"], float), CELL)
+    labels = np.array(page.labels).ravel()
+    entries = np.array(page.entries).ravel() > 0
+    for edge in (2.5, 4.5, 6.5):  # shadow over the left part, its edge mid-cell
+        shaded = straight.astype(np.float32)
+        shaded[:, :round(edge * CELL)] *= 0.55
+        seen = marks(shaded.astype(np.uint8))
+        contrast = seen.contrast
+        crossed = (np.arange(81) % 9 == int(edge)) & (labels == 0)
+        assert crossed.any() and contrast[crossed].max() < NO_MARK[1]
+        assert contrast[labels == 0].max() < TALL_MARK_SEEN[0]
+        assert contrast[entries].min() > TALL_MARK_SEEN[1]
+        assert seen.span[entries].min() >= MARK_HEIGHT
+
+
+def test_a_cell_with_a_clear_mark_is_not_blank_and_one_with_none_is():
+    from services.recognizer.cell_kinds import class_of, with_mark_evidence
+
+    probs = _class_probs((0, 0, "entry", {7: 1.0}), (0, 1, "printed", {6: 1.0}))
+    probs[0] = 0.0
+    probs[0, class_of("blank", 0)] = 0.998  # a light pencil 7 the cell model missed
+    probs[0, class_of("entry", 7)] = 0.002
+    contrast = np.full(81, 0.03)
+    height = np.zeros(81)
+    contrast[0], height[0] = 0.3, 0.9  # its mark: a third of the print's darkness, tall
+    contrast[1] = 0.05  # a printed 6 read on a shadow's edge: no mark in the cell
+    out = with_mark_evidence(probs, contrast, height)
+    assert out[0].argmax() == class_of("entry", 7)
+    assert out[1].argmax() == class_of("blank", 0)
+    assert np.allclose(out[2:], probs[2:]) and np.allclose(out.sum(1), 1.0)
+    # A short mark as dark as pencil notes is seen; a fainter one (an erased note, as
+    # faint as a light pencil digit but short) is no evidence.
+    height[0] = 0.1
+    assert with_mark_evidence(probs, contrast, height)[0].argmax() != class_of("blank", 0)
+    contrast[0] = 0.21
+    assert with_mark_evidence(probs, contrast, height)[0].argmax() == class_of("blank", 0)
 
 
 def test_wrong_entry_on_a_page_is_found_through_the_recognizer():
@@ -273,9 +365,32 @@ def test_pencil_notes_are_short_strokes_and_a_shadow_edge_across_a_cell_is_no_no
     classic = np.zeros((9, 9, 10))
     classic[..., 0] = 1.0
     classic[0, 0] = [0.1] + [0.0] * 6 + [0.9, 0.0, 0.0]  # a large 7 the classic model sees
-    spans = np.zeros(81)
-    spans[:2] = 1.0
-    out = without_tall_notes(probs, spans, classic)
+    tall = np.zeros(81, bool)
+    tall[:2] = True
+    out = without_tall_notes(probs, tall, classic)
     assert out[0].argmax() == class_of("entry", 7) and out[1].argmax() == 0
     assert (out[:2, NOTES_CLASS] == 0).all() and np.allclose(out.sum(1), 1.0)
     assert np.allclose(out[2:], probs[2:])
+
+
+def test_a_digit_the_classic_model_reads_otherwise_keeps_some_doubt():
+    """Two handwriting readers agreeing on a misread (a shadowed 7 read as a 2 at p 0.99)
+    must leave the classic model's clear 7 a probability the repair can use: with it the
+    solution's digit is no longer below the p 0.005 at which wrong_entries lists an entry."""
+    from services.recognizer.cell_kinds import (
+        ENTRY_CLASSES,
+        class_of,
+        marginals,
+        with_classic_doubt,
+    )
+
+    probs = _class_probs((0, 0, "entry", {2: 0.999, 7: 0.001}), (0, 1, "entry", {5: 1.0}))
+    classic = np.zeros((9, 9, 10))
+    classic[..., 0] = 1.0
+    classic[0, 0] = [0.0, 0.0, 0.02, 0.0, 0.0, 0.0, 0.0, 0.98, 0.0, 0.0]
+    classic[0, 1] = [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]  # agrees: no doubt
+    out = with_classic_doubt(probs, classic)
+    assert out[0].argmax() == class_of("entry", 2)
+    assert marginals(out).entries[0, 0, 7] >= 0.02
+    assert np.isclose(out[1, class_of("entry", 5)], 1.0)
+    assert np.allclose(out[:, ENTRY_CLASSES].sum(1), probs[:, ENTRY_CLASSES].sum(1))
