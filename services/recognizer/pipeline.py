@@ -246,16 +246,6 @@ def midlines(lattice: np.ndarray) -> np.ndarray:
     return (lattice[:-1, :-1] + lattice[1:, 1:]) / 2
 
 
-def on_faint_lines_alone(lines: np.ndarray, lattice: np.ndarray) -> bool:
-    """Whether the faint lines alone (no binarized ink) lie under every line of `lattice`
-    and not through its cells' middles. A grainy ground binarizes into specks that lie
-    under any line once widened, the middles' too (textured killers: 0.6-0.85), but
-    drops out of the faint lines (unbroken runs only: 0.08-0.2 through the middles); the
-    negative of a dark photo has no faint lines where its lattice lies (0.01)."""
-    return widened_fit(lines, lattice) >= FAINT_FIT and \
-        widened_fit(lines, midlines(lattice)) <= FAINT_MID
-
-
 def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=None):
     """(outline refined, lattice, fit, grid score of the refined outline) of a size x size
     grid in the outline, the refinement whose lattice lies best on the lines (see
@@ -283,8 +273,7 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
                 options.insert(0, traced)
             fits = [widened_fit(ink, option) for option in options]
             option = options[int(np.argmax(fits))]
-            if max(fits) >= FAINT_FIT and (widened_fit(ink, midlines(option)) <= FAINT_MID
-                                           or on_faint_lines_alone(lines, option)):
+            if max(fits) >= FAINT_FIT and widened_fit(ink, midlines(option)) <= FAINT_MID:
                 lattice, fit = option, max(fits)
         if found is None or fit > found[2]:
             moved = np.abs(corners - outline).max() >= 1.0
