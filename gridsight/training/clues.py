@@ -29,7 +29,7 @@ from gridsight.synth.nonogram_render import (
     render_nonogram,
 )
 from gridsight.synth.photo import photograph
-from gridsight.training.sums import _least_nll_temperature
+from gridsight.training.digits import fit_temperature
 from services.contracts import NonogramPuzzle
 from services.recognizer.classifier import DigitModel
 from services.recognizer.errors import RecognitionError
@@ -171,12 +171,7 @@ def train(pictures: int = 300, calib_pictures: int = 40, seed: int = 0, log=prin
                             random_state=seed)
     network.fit(scaler.transform(x), y)
     model = DigitModel(scaler=scaler, network=network, temperature=1.0, info={})
-
-    def proba_at(t: float) -> np.ndarray:
-        model.temperature = t
-        return model.predict_proba(cx)
-
-    model.temperature = _least_nll_temperature(proba_at, cy)
+    model.temperature = fit_temperature(model, cx, cy)
     model.info = {"pictures": pictures, "glyphs": int(len(y)), "seed": seed,
                   "calibration_accuracy": accuracy(model, cx, cy),
                   "held_out_accuracy": accuracy(model, hx, hy), "held_out_glyphs": int(len(hy)),

@@ -36,23 +36,7 @@ def _reduction(width: int, height: int) -> int:
 
 
 def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """(grey working image, original pixels per working pixel, original (width, height)).
-
-    The last upload's picture is kept: recognize() and its nonogram branch before it both
-    decode the same bytes."""
-    key = (len(data), hash(data)) if isinstance(data, bytes) else None
-    last = _last_decoded[0]
-    if key is None or last is None or last[0] != key:
-        last = (key, _decoded(data))
-        _last_decoded[0] = last  # one assignment: another thread sees the old or the new
-    gray, scale, original = last[1]
-    return gray.copy(), scale, original
-
-
-_last_decoded: list = [None]  # (key, decoded) of the last upload
-
-
-def _decoded(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """(grey working image, original pixels per working pixel, original (width, height))."""
     if not data:
         raise RecognitionError("the upload is empty: send a photo or screenshot of the puzzle "
                                "(JPEG or PNG)")

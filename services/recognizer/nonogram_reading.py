@@ -44,12 +44,13 @@ def _at_full_resolution(image: bytes, width: int, height: int, read, scale: floa
         return read, scale  # the finer picture lost what the working one showed
 
 
-def read_picture(image: bytes, kind: str, reader=read_nonogram):
+def read_picture(image: bytes, kind: str, reader=read_nonogram, decoded=None):
     """(what `reader` finds in the picture, at the scale it was found, the upload's width
     and height). With kind 'auto', None when the grid found has no clues beside it (a
     sudoku, say) or no grid is found at all; with kind 'nonogram', RecognitionError then.
-    The training of the clue model finds its glyphs so (reader: find_nonogram)."""
-    gray, scale, (width, height) = decode(image)
+    The training of the clue model finds its glyphs so (reader: find_nonogram).
+    `decoded`: decode(image), when the caller has it already."""
+    gray, scale, (width, height) = decode(image) if decoded is None else decoded
     try:
         read = reader(gray)
         if scale > SHRUNK and _cell_side(read) < SMALL_CELL:
@@ -77,10 +78,10 @@ def read_picture(image: bytes, kind: str, reader=read_nonogram):
     return read, scale, (width, height)
 
 
-def nonogram_reading(image: bytes, kind: str) -> Reading | None:
+def nonogram_reading(image: bytes, kind: str, decoded=None) -> Reading | None:
     """The Reading of a nonogram picture, or None (see read_picture)."""
     started = time.perf_counter()
-    found = read_picture(image, kind)
+    found = read_picture(image, kind, decoded=decoded)
     if found is None:
         return None
     read, scale, (width, height) = found

@@ -549,13 +549,15 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     if kind not in ("auto", "sudoku", "killer", "nonogram"):
         raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku', "
                                "'killer' or 'nonogram'")
+    clock = time.perf_counter()
+    gray, scale, (width, height) = decode(image)
     if kind in ("auto", "nonogram"):
         # A nonogram's clues beside its grid are told first: its grid must never be read
         # as a sudoku's (see nonogram_reading.py).
-        reading = nonogram_reading(image, kind)
+        reading = nonogram_reading(image, kind, (gray.copy(), scale, (width, height)))
         if reading is not None:
             return reading
-    timings: dict[str, float] = {}
+    timings: dict[str, float] = {"decode": round(time.perf_counter() - clock, 4)}
     clock = time.perf_counter()
 
     def lap(stage: str) -> None:
@@ -564,8 +566,6 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         timings[stage] = round(now - clock, 4)
         clock = now
 
-    gray, scale, (width, height) = decode(image)
-    lap("decode")
     gray = brightened(gray)
     as_decoded = gray
     gray, corners, lattice = locate_either_way(gray)
