@@ -37,6 +37,7 @@ SYMBOL_MODEL_PATH = Path(__file__).parent / "models" / "symbols.joblib"
 LETTERS = "ABCDEFGHIJKLMNOP"
 SYMBOL_CLASSES = ("digit", "0", *LETTERS, "speck")
 SPECK = len(SYMBOL_CLASSES) - 1
+LETTER_O, LETTER_I = LETTERS.index("O"), LETTERS.index("I")
 CONVENTIONS = ("digits", "hex", "letters")
 FLOOR = 1e-4  # values no reading supports keep this much, so the repair may still pick them
 
@@ -154,18 +155,25 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
     """(n,) unnormalised probabilities of values 1..n for one cell's glyphs."""
     out = np.zeros(n)
     is_digit, zero, letter = symbols[:, 0], symbols[:, 1], symbols[:, 2:2 + len(LETTERS)]
+    # 0 and O, 1 and I are one shape in many faces (geometric sans, a 1 without a flag):
+    # each convention holds only one of each pair (digits and hex: 0 of a 10 and 1;
+    # letters: O and I), so either reading counts as the one it holds.
+    one = is_digit * digits[:, 0] + letter[:, LETTER_I]
+    zero = zero + letter[:, LETTER_O]
+    letter = letter.copy()
+    letter[:, LETTER_O], letter[:, LETTER_I] = zero, one
     if len(digits) == 1:
         if convention == "letters":
             out[:] = letter[0, :n]
             return out
         out[:9] = is_digit[0] * digits[0]
+        out[0] = one[0]
         if convention == "hex":
             out[9:] = letter[0, :n - 9]
         return out
     if convention == "digits" and len(digits) == 2:  # "1" then 0..(n-10)
-        one = is_digit[0] * digits[0, 0]
         right = np.concatenate([[zero[1]], is_digit[1] * digits[1, :n - 10]])
-        out[9:] = one * right
+        out[9:] = one[0] * right
     return out
 
 
