@@ -155,13 +155,14 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
     """(n,) unnormalised probabilities of values 1..n for one cell's glyphs."""
     out = np.zeros(n)
     is_digit, zero, letter = symbols[:, 0], symbols[:, 1], symbols[:, 2:2 + len(LETTERS)]
-    # 0 and O, 1 and I are one shape in many faces (geometric sans, a 1 without a flag):
-    # each convention holds only one of each pair (digits and hex: 0 of a 10 and 1;
-    # letters: O and I), so either reading counts as the one it holds.
+    # 0 and O are one shape in many faces (geometric sans): each convention holds only one
+    # of them (digits: the 0 of a 10; letters: O), so either reading counts as that one.
+    # So are 1 and I in a face whose 1 has no flag: I counts as 1 where no I is held (digits,
+    # hex). Not the other way: a serif J the model finds 1-like would pass for an I.
     one = is_digit * digits[:, 0] + letter[:, LETTER_I]
     zero = zero + letter[:, LETTER_O]
     letter = letter.copy()
-    letter[:, LETTER_O], letter[:, LETTER_I] = zero, one
+    letter[:, LETTER_O] = zero
     if len(digits) == 1:
         if convention == "letters":
             out[:] = letter[0, :n]
