@@ -93,7 +93,7 @@ def _clear_border_lines(strokes: np.ndarray, by_runs: bool = False) -> np.ndarra
 
 
 LINE_RUN = 0.7  # a grid line's remnant runs unbroken across this share of the cell
-EDGE_ROWS = 0.08  # outermost share of the cell where only a grid line's ink lies
+EDGE_ROWS = 0.05  # outermost share of the cell where only a grid line's ink lies
 
 
 def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
