@@ -157,9 +157,6 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
     is_digit, zero, letter = symbols[:, 0], symbols[:, 1], symbols[:, 2:2 + len(LETTERS)]
     # 0 and O are one shape in many faces (geometric sans): each convention holds only one
     # of them (digits: the 0 of a 10; letters: O), so either reading counts as that one.
-    # So are 1 and I in a face whose 1 has no flag: I counts as 1 where no I is held (digits,
-    # hex). Not the other way: a serif J the model finds 1-like would pass for an I.
-    one = is_digit * digits[:, 0] + letter[:, LETTER_I]
     zero = zero + letter[:, LETTER_O]
     letter = letter.copy()
     letter[:, LETTER_O] = zero
@@ -168,13 +165,16 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
             out[:] = letter[0, :n]
             return out
         out[:9] = is_digit[0] * digits[0]
-        out[0] = one[0]
         if convention == "hex":
             out[9:] = letter[0, :n - 9]
         return out
     if convention == "digits" and len(digits) == 2:  # "1" then 0..(n-10)
+        # The first glyph can only be a 1: a bar read as I (a face whose 1 has no flag, or
+        # a 1 thinned by the line beside it) counts. A lone I does not: two touching
+        # digits (a heavy 10) read as one glyph look I-like too.
+        one = is_digit[0] * digits[0, 0] + letter[0, LETTER_I]
         right = np.concatenate([[zero[1]], is_digit[1] * digits[1, :n - 10]])
-        out[9:] = one[0] * right
+        out[9:] = one * right
     return out
 
 
