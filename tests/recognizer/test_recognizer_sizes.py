@@ -15,7 +15,12 @@ import pytest
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
-from gridsight.training.symbols import HELD_OUT_STYLE, font_split, held_out_accuracy
+from gridsight.training.symbols import (
+    HELD_OUT_STYLE,
+    font_split,
+    held_out_accuracy,
+    held_out_families,
+)
 from services.contracts import symbol_text
 from services.recognizer import RecognitionError, recognize
 from services.recognizer.shape import box_shapes
@@ -25,6 +30,9 @@ from services.solver import solve_reading
 from .conftest import read_digits, to_bytes
 
 SYMBOL_FLOOR = 0.96  # glyph accuracy of the shipped symbol model on held-out fonts + style
+# ... and of its worst held-out font family alone, in the held-out style (bench/
+# symbol_families.py, 4 grids a family: worst UniversalisADFStd 0.975)
+FAMILY_FLOOR = 0.93
 
 
 def picture(size, box, seed, style="screenshot", symbols="digits", photo=False, font=None):
@@ -130,6 +138,9 @@ def test_shipped_symbol_model_loads_and_meets_its_floor():
     scores = held_out_accuracy(model, grids=3, seed=770_000)
     worst = min(v for k, v in scores.items() if not k.endswith("glyphs"))
     assert worst >= SYMBOL_FLOOR, scores
+    # Each held-out family on its own (one grid each): the worst family, not the pool.
+    families = held_out_families(model, grids=1, seed=771_000)
+    assert len(families) >= 10 and min(families.values()) >= FAMILY_FLOOR, families
 
 
 def test_unclear_box_lines_send_the_solution_to_review():
