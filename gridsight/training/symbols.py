@@ -140,3 +140,19 @@ def held_out_accuracy(model, grids: int = 40, seed: int = 10_000) -> dict[str, f
         out[name] = float((model.predict(x) == y).mean()) if len(y) else float("nan")
         out[name + " glyphs"] = int(len(y))
     return out
+
+
+def held_out_families(model, grids: int = 4, seed: int = 20_000) -> dict[str, float]:
+    """Glyph accuracy of each held-out font family on its own, in the held-out style:
+    the worst of them says more than the pooled figure, which many easy faces lift."""
+    _, test_fonts = font_split()
+    families: dict[str, list[str]] = {}
+    for name, path in digit_fonts():
+        if path in test_fonts:
+            families.setdefault(font_family(name), []).append(path)
+    out = {}
+    for k, (family, fonts) in enumerate(sorted(families.items())):
+        x, y = glyph_set(range(seed + 100 * k, seed + 100 * k + grids), fonts,
+                         [HELD_OUT_STYLE])
+        out[family] = float((model.predict(x) == y).mean()) if len(y) else float("nan")
+    return out

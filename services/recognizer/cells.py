@@ -93,6 +93,22 @@ def _clear_border_lines(strokes: np.ndarray, by_runs: bool = False) -> np.ndarra
 
 
 LINE_RUN = 0.7  # a grid line's remnant runs unbroken across this share of the cell
+EDGE_ROWS = 0.05  # outermost share of the cell where only a grid line's ink lies
+
+
+def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
+    """Zero the outermost rows and columns that hold a line's run of ink counted down to
+    the faint level. A lattice half a pixel off leaves a line's edge there partly below
+    the stroke level: the run of strokes is broken, the line stays, and a glyph touching
+    it (a J's serif, a 2 set high) joins it into one blob read as a speck."""
+    p = ink.shape[0]
+    band = max(1, int(round(EDGE_ROWS * p)))
+    faint = ink >= FAINT_LEVEL
+    out = strokes.copy()
+    for edge in (slice(0, band), slice(p - band, p)):
+        out[np.flatnonzero(_longest_runs(faint[edge, :]) > LINE_RUN * p) + edge.start, :] = 0
+        out[:, np.flatnonzero(_longest_runs(faint[:, edge].T) > LINE_RUN * p) + edge.start] = 0
+    return out
 
 
 def _longest_runs(lines: np.ndarray) -> np.ndarray:
@@ -139,6 +155,8 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
         return np.zeros((p, p), bool)
     strokes = _clear_border_lines(_with_faint_joins(ink, stroke_pixels).astype(np.uint8),
                                   by_runs=centred_bars)
+    if centred_bars:
+        strokes = _clear_edge_lines(ink, strokes)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     edge_band = np.ones((p, p), bool)
     edge_band[inset, inset] = False
@@ -150,8 +168,10 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
         x, y, w, h, area = stats[i]
         cx, cy = centroids[i]
         long_thin = max(w, h) > 0.6 * p and min(w, h) < 0.15 * p  # a grid line's remnant
-        if long_thin and centred_bars and h > w and 0.3 * p <= cx <= 0.7 * p:
-            long_thin = h > 0.85 * p  # a bar of this height is a line, not a glyph
+        if long_thin and centred_bars and h > w:
+            # An upright bar centred inside the edge band is a glyph (an I, or the 1 of a
+            # "16" standing left of the middle) unless it is as tall as a line.
+            long_thin = h > 0.85 * p
         # e.g. an L of two lines' remnants; a digit pushed against a line still reaches
         # the middle of the cell.
         mostly_edge = in_band[i] > 0.5 * area and in_middle[i] == 0

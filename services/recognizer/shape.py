@@ -187,8 +187,12 @@ def box_shape(gray: np.ndarray, lattice: np.ndarray) -> tuple[tuple[int, int], f
     scored = [(min(contrast(rows, br), contrast(cols, bc)), (br, bc)) for br, bc in shapes]
     scored.sort(reverse=True)
     best, shape = scored[0]
-    # Clear when the box lines hold clearly more ink than every other line, both ways.
+    # Clear when the box lines hold clearly more ink than every other line, both ways; or
+    # when they hold more (a blurred photo's thin lines spread nearly as wide) and the
+    # other shape's lines clearly do not: its "box lines" hold less than some thin lines.
     clarity = float(np.clip(best / CLEAR_CONTRAST, 0.0, 1.0))
+    if best > 0 and len(scored) > 1:
+        clarity = max(clarity, float(np.clip((best - scored[1][0]) / CLEAR_MARGIN, 0.0, 1.0)))
     if clarity < 0.5:
         # Lines all alike: the usual shape, fewer rows than columns (2x3, 2x4, 3x4), as
         # puzzles print it most; the low clarity says it is a guess.
@@ -197,3 +201,4 @@ def box_shape(gray: np.ndarray, lattice: np.ndarray) -> tuple[tuple[int, int], f
 
 
 CLEAR_CONTRAST = 0.2  # box lines' ink over the thin lines', relative, that is clear
+CLEAR_MARGIN = 0.5  # the best shape's contrast over the next one's that is clear

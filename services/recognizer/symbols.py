@@ -37,6 +37,7 @@ SYMBOL_MODEL_PATH = Path(__file__).parent / "models" / "symbols.joblib"
 LETTERS = "ABCDEFGHIJKLMNOP"
 SYMBOL_CLASSES = ("digit", "0", *LETTERS, "speck")
 SPECK = len(SYMBOL_CLASSES) - 1
+LETTER_O, LETTER_I = LETTERS.index("O"), LETTERS.index("I")
 CONVENTIONS = ("digits", "hex", "letters")
 FLOOR = 1e-4  # values no reading supports keep this much, so the repair may still pick them
 
@@ -154,6 +155,11 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
     """(n,) unnormalised probabilities of values 1..n for one cell's glyphs."""
     out = np.zeros(n)
     is_digit, zero, letter = symbols[:, 0], symbols[:, 1], symbols[:, 2:2 + len(LETTERS)]
+    # 0 and O are one shape in many faces (geometric sans): each convention holds only one
+    # of them (digits: the 0 of a 10; letters: O), so either reading counts as that one.
+    zero = zero + letter[:, LETTER_O]
+    letter = letter.copy()
+    letter[:, LETTER_O] = zero
     if len(digits) == 1:
         if convention == "letters":
             out[:] = letter[0, :n]
@@ -163,7 +169,10 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
             out[9:] = letter[0, :n - 9]
         return out
     if convention == "digits" and len(digits) == 2:  # "1" then 0..(n-10)
-        one = is_digit[0] * digits[0, 0]
+        # The first glyph can only be a 1: a bar read as I (a face whose 1 has no flag, or
+        # a 1 thinned by the line beside it) counts. A lone I does not: two touching
+        # digits (a heavy 10) read as one glyph look I-like too.
+        one = is_digit[0] * digits[0, 0] + letter[0, LETTER_I]
         right = np.concatenate([[zero[1]], is_digit[1] * digits[1, :n - 10]])
         out[9:] = one * right
     return out
