@@ -68,7 +68,10 @@ NAMES = {"print": "print (screenshot)", "photo": "print, photographed",
          "dark": "app, dark mode", "fills": "colour fills, no outlines",
          "page": "small grid in a page screenshot", "plain": "plain (unseen)",
          "thin_colour": "thin solid coloured cages (unseen)",
-         "progress": "in progress (entries, notes)"}
+         "progress": "in progress (entries, notes)",
+         "handwritten": "print written on by hand, photographed (entries, notes)"}
+# Killers printed in papers and books, which people write on by hand.
+PRINTED_STYLES = ("print", "bold_serif", "web")
 
 
 def encode(image, fmt: str) -> bytes:
@@ -83,10 +86,13 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
     `style` is a renderer style, "photo" (print, photographed), "page" (a grid of a random
     trained style inside a page screenshot), "mixed" (a random trained style) or
     "progress" (a random style, any light one, with the person's digits and notes in it,
-    one of them wrong).
+    one of them wrong) or "handwritten" (a printed style a person wrote digits and
+    pencil notes on by hand, one digit wrong, photographed).
     """
     rng = random.Random(seed)
     puzzle, solution = make_killer(rng)
+    if style == "handwritten":
+        return handwritten_case(seed, rng, puzzle, solution, exclude_families)
     base = {"photo": "print", "page": None, "mixed": None, "progress": None}.get(style, style)
     if base is None:
         pool = ALL_STYLES if style == "progress" else TRAINED_STYLES
@@ -106,6 +112,24 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
         image = on_page(image, rng)
         return encode(image, "PNG"), puzzle, solution, dict(image.info)
     return encode(image, "PNG"), puzzle, solution, info
+
+
+def handwritten_case(seed: int, rng: random.Random, puzzle, solution,
+                     exclude_families: frozenset[str] = frozenset()):
+    """A printed killer a person has written on by hand (entries in pen or pencil, small
+    pencil notes, one entry wrong), photographed: killer_case's parts."""
+    # Paper has no highlighted row nor selected cell.
+    look = replace(vary(ALL_STYLES[rng.choice(PRINTED_STYLES)], rng), band=None, selected=None)
+    font = pick_sum_font(look, rng, exclude_families)
+    marks = in_progress(solution, rng, rng.uniform(0.15, 0.5), rng.uniform(0.05, 0.2),
+                        wrong=1)
+    image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(48, 80),
+                          margin=rng.randint(10, 40), sum_font=font, marks=marks,
+                          by_hand=True)
+    info = dict(image.info)
+    image, truth = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
+    info["lattice"] = truth.lattice
+    return encode(image, "JPEG"), puzzle, solution, info
 
 
 def score_reading(reading, info) -> dict:
@@ -217,7 +241,8 @@ def table_row(row: dict) -> str:
 
 
 def style_cases(style: str, count: int, offset: int = 0) -> list:
-    index = (list(ALL_STYLES) + ["photo", "page", "mixed", "progress"]).index(style)
+    index = (list(ALL_STYLES) + ["photo", "page", "mixed", "progress",
+                                 "handwritten"]).index(style)
     return [(SEED0 + 1000 * index + offset + i, style, frozenset()) for i in range(count)]
 
 
@@ -234,7 +259,7 @@ def use_model(model) -> None:
     sum_reader.load_killer_model.cache_clear()
 
 
-GROUPS = [*ALL_STYLES, "photo", "page", "progress"]
+GROUPS = [*ALL_STYLES, "photo", "page", "progress", "handwritten"]
 
 
 def shipped(count: int, only: list[str] | None = None) -> tuple[list[str], list[str]]:

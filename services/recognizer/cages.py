@@ -48,7 +48,41 @@ def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     shrink = int(round(cell_px / CELL))
     if shrink >= 2:
         gray = cv2.erode(gray, np.ones((shrink, shrink), np.uint8))
-    return thin_ink(straighten_at(gray, lattice, CELL), CELL)
+    return without_large_digits(thin_ink(straighten_at(gray, lattice, CELL), CELL), CELL)
+
+
+# A large digit (a given, the person's entry, handwriting) is a blob at least this share of
+# a cell tall, at most this wide, inside one cell, its box centred within these shares.
+DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
+DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
+
+
+def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
+    """`ink` with the cells' large centred digits painted out.
+
+    A tall digit's top bar or foot (a '5', a '7', a '2', handwriting filling the cell)
+    runs parallel to the cell's edge as far in as a cage outline, and the wall model took
+    it for one. Cage outlines never form such a blob: dashes and dots are short, a solid
+    outline runs on into the next cell (or rings a one-cell cage, wider than a digit),
+    and a sum sits in its cell's corner.
+    """
+    p = cell_px
+    strokes = (ink >= 0.35).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    x, y, w, h = (stats[1:, k] for k in range(4))
+    cx, cy = (x + w / 2) % p / p, (y + h / 2) % p / p
+    digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p)
+             & (x // p == (x + w - 1) // p) & (y // p == (y + h - 1) // p)
+             & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
+             & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN))
+    if not digit.any():
+        return ink
+    mask = np.isin(labels, 1 + np.flatnonzero(digit)).astype(np.uint8)
+    # The anti-aliased fringe below the stroke threshold goes with it.
+    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
+    out = ink.copy()
+    out[mask] = 0.0
+    return out
 
 
 def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:
