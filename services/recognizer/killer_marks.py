@@ -16,9 +16,12 @@ The Reading gets the same fields as a classic page a person wrote on: `cell_kind
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
+from services.recognizer import cell_kinds as kinds_model
 from services.recognizer.cages import thin_ink
 from services.recognizer.cells import PATCH, cell_features, straighten
 from services.recognizer.classifier import load_model
@@ -40,6 +43,7 @@ LAB_WEIGHTS = np.array([0.3, 1.0, 1.0])
 ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: entry from here
 NOTES_SURE = 0.95
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
+PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:
@@ -83,29 +87,40 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
             if large is not None:
                 mask = cv2.dilate(large.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
                 digit_cells[sl][mask] = grey[sl][mask]
-                large_at[(r, c)] = straight[sl][large]
+                large_at[(r, c)] = large, mask
             elif small:
                 kinds[r, c] = [1 - NOTES_SURE, 0.0, 0.0, NOTES_SURE]
     digits = load_model().predict_proba(
         cell_features(cv2.resize(digit_cells, (SIZE * PATCH,) * 2,
                                  interpolation=cv2.INTER_AREA), SIZE)).reshape(SIZE, SIZE, -1)
+    by_hand = handwriting(straight, ink, large_at) if large_at else None
     entries = np.zeros((SIZE, SIZE, 10))
     entries[..., 0] = 1.0
     # A given is a large digit in the sums' ink: cells without a large digit hold none
     # (a note or a stray mark the digit model saw is no given).
     givens = np.zeros_like(probs)
     givens[..., 0] = 1.0
-    for (r, c), pixels in large_at.items():
+    for (r, c), (large, _) in large_at.items():
+        pixels = straight[r * p:(r + 1) * p, c * p:(c + 1) * p][large]
         # The blob is there: the digit model only says which digit it is (isolated, a
         # thin '1' can look like an empty cell to it).
-        value = np.concatenate([[1.0 - DIGIT_SURE], DIGIT_SURE * digits[r, c, 1:]
-                                / max(float(digits[r, c, 1:].sum()), 1e-9)])
+        value = digits[r, c, 1:] / max(float(digits[r, c, 1:].sum()), 1e-9)
         p_entry = 1.0
         if sum_colour is not None and len(pixels):
             # Mostly by hue: thin small sums look lighter than a large digit in the
             # same ink (their edges are half paper), so lightness counts for less.
             delta = float(np.linalg.norm((_lab(pixels) - sum_colour) * LAB_WEIGHTS))
             p_entry = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
+            # Written by hand in an ink like the print's: the stroke's shape tells.
+            p_entry = 1.0 - (1.0 - p_entry) * (1.0 - by_hand.entry[r, c])
+        if by_hand is not None:
+            # Which digit a person wrote: the print reader and the handwriting reader
+            # (cell_kinds) together, as the half-solved pages read entries.
+            hand = by_hand.digits[r, c]
+            mixed = np.sqrt(value * hand)
+            mixed /= max(float(mixed.sum()), 1e-300)
+            value = p_entry * mixed + (1.0 - p_entry) * value
+        value = np.concatenate([[1.0 - DIGIT_SURE], DIGIT_SURE * value])
         kinds[r, c] = [1 - DIGIT_SURE, DIGIT_SURE * (1 - p_entry), DIGIT_SURE * p_entry, 0.0]
         entries[r, c] = value * p_entry
         entries[r, c, 0] += 1 - p_entry
@@ -115,6 +130,41 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     fields = {"cell_kinds": np.round(kinds, 5).tolist(),
               "entries": np.round(entries, 5).tolist()}
     return givens, fields
+
+
+@dataclass
+class Handwriting:
+    entry: np.ndarray  # (SIZE, SIZE): probability that the large digit is the person's
+    digits: np.ndarray  # (SIZE, SIZE, 9): which digit, read as the person's
+
+
+def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> Handwriting:
+    """The half-solved pages' cell model (cell_kinds) on the large digits alone, each on
+    its cell's paper with the cage outline, the sum and any notes painted out: whether a
+    person wrote it (pen or pencil strokes against type) and which digit it is.
+
+    Apps draw the person's digits in a colour of their own; on a printed killer a person
+    writes in a pen or pencil near the print's own black, which only the strokes tell.
+    `large_at`: {cell: (its large digit's blob, the blob widened by a pixel)}.
+    """
+    p = CELL
+    clean = np.empty_like(straight)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
+            cell = straight[sl]
+            ground = ink[sl] < PAPER_INK
+            clean[sl] = np.median(cell[ground], axis=0) if ground.any() else cell.max((0, 1))
+    for (r, c), (_, mask) in large_at.items():
+        sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
+        clean[sl][mask] = straight[sl][mask]
+    side = SIZE * kinds_model.CELL
+    probs = kinds_model.load_kind_model().predict_proba(kinds_model.straight_features(
+        cv2.resize(clean, (side, side), interpolation=cv2.INTER_AREA)))
+    kinds = kinds_model.marginals(probs)
+    written = kinds.kinds[..., 2] / np.maximum(kinds.kinds[..., 1] + kinds.kinds[..., 2], 1e-9)
+    hand = kinds.entries[..., 1:]
+    return Handwriting(written, hand / np.maximum(hand.sum(axis=-1, keepdims=True), 1e-12))
 
 
 def _inner(cell: np.ndarray, lo: int) -> np.ndarray:
