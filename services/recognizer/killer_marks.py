@@ -44,6 +44,9 @@ ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: ent
 NOTES_SURE = 0.95
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
 PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
+# From this many large digits in the sums' ink, the page's median handwriting share is
+# each one's least (a page of the person's digits in black ink, not a printed puzzle).
+PAGE_HAND_MIN = 5
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:
@@ -100,19 +103,26 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     # (a note or a stray mark the digit model saw is no given).
     givens = np.zeros_like(probs)
     givens[..., 0] = 1.0
+    by_colour = {}
     for (r, c), (large, _) in large_at.items():
         pixels = straight[r * p:(r + 1) * p, c * p:(c + 1) * p][large]
-        # The blob is there: the digit model only says which digit it is (isolated, a
-        # thin '1' can look like an empty cell to it).
-        value = digits[r, c, 1:] / max(float(digits[r, c, 1:].sum()), 1e-9)
-        p_entry = 1.0
+        by_colour[(r, c)] = 1.0
         if sum_colour is not None and len(pixels):
             # Mostly by hue: thin small sums look lighter than a large digit in the
             # same ink (their edges are half paper), so lightness counts for less.
             delta = float(np.linalg.norm((_lab(pixels) - sum_colour) * LAB_WEIGHTS))
-            p_entry = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
-            # Written by hand in an ink like the print's: the stroke's shape tells.
-            p_entry = 1.0 - (1.0 - p_entry) * (1.0 - by_hand.entry[r, c])
+            by_colour[(r, c)] = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
+    # Written by hand in an ink like the print's: the strokes tell, cell by cell and as a
+    # page (one hand wrote them all; a printed killer seldom prints givens).
+    like_print = [cell for cell, share in by_colour.items() if share < 0.5]
+    page_hand = float(np.median([by_hand.entry[cell] for cell in like_print])) \
+        if len(like_print) >= PAGE_HAND_MIN else 0.0
+    for (r, c) in large_at:
+        # The blob is there: the digit model only says which digit it is (isolated, a
+        # thin '1' can look like an empty cell to it).
+        value = digits[r, c, 1:] / max(float(digits[r, c, 1:].sum()), 1e-9)
+        shape = max(float(by_hand.entry[r, c]), page_hand)
+        p_entry = 1.0 - (1.0 - by_colour[(r, c)]) * (1.0 - shape)
         if by_hand is not None:
             # Which digit a person wrote: the print reader and the handwriting reader
             # (cell_kinds) together, as the half-solved pages read entries.
