@@ -56,11 +56,13 @@ def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
 DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
 DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
 LINE_RUN = 0.15
+NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
+GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
 DIGIT_INK = 0.35
 
 
 def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
-    """`ink` with the cells' large centred digits painted out.
+    """`ink` with the cells' large centred digits and written notes painted out.
 
     A tall digit's top bar or foot (a '5', a '7', a '2', handwriting filling the cell)
     runs parallel to the cell's edge as far in as a cage outline, and the wall model took
@@ -76,14 +78,26 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     # Lighter than the wall model's strokes: a pencil digit breaks up at that level, and
     # its pieces would stay.
     strokes = ink >= DIGIT_INK
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8),
+    # A digit written down to the grid line would join it, and the whole grid would be
+    # one blob: the blobs are found with the grid lines cut out.
+    apart = strokes.copy()
+    band = max(1, round(GRID_BAND * p))
+    for k in range(0, max(ink.shape) + 1, p):
+        apart[max(0, k - band):k + band + 1] = False
+        apart[:, max(0, k - band):k + band + 1] = False
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
                                                                connectivity=8)
     x, y, w, h = (stats[1:, k] for k in range(4))
     cx, cy = (x + w / 2) % p / p, (y + h / 2) % p / p
-    digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p)
-             & (x // p == (x + w - 1) // p) & (y // p == (y + h - 1) // p)
+    one_cell = (x // p == (x + w - 1) // p) & (y // p == (y + h - 1) // p)
+    digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p) & one_cell
              & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
              & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN))
+    # Pencil notes written in a row along a cell's top or bottom look like a dashed
+    # line there; a note is thicker than any line both ways (and a sum's corner is kept).
+    note = ((h >= NOTE_TALL[0] * p) & (h < NOTE_TALL[1] * p) & (w >= NOTE_WIDE * p)
+            & (w <= DIGIT_WIDE * p) & one_cell & ~((cx < 0.45) & (cy < 0.4)))
+    digit |= note
     if not digit.any():
         return ink
     mask = np.isin(labels, 1 + np.flatnonzero(digit))

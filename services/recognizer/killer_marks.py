@@ -36,6 +36,9 @@ LARGE_BESIDE_SUM = 0.22  # ... or this, below a cage sum (apps draw it smaller t
 WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
 PINCH = 0.6
 NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
+HAND_NOTE_HIGH = 0.32  # ... written by hand, in a row (see _written_notes)
+ROW_SPREAD = 0.12  # the notes of a row have their middles this close in height
+WIDER = 1.2  # touching notes: a blob this many times wider than tall
 INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
 EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
 SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
@@ -194,6 +197,27 @@ def _pinched(blob: np.ndarray) -> bool:
     return bool(rows[h // 4:h - h // 4].min() < PINCH * np.median(rows[rows > 0]))
 
 
+def _written_notes(stats: np.ndarray, p: int, head: bool) -> int:
+    """How many notes a row of pencil notes written by hand holds (0: no such row).
+
+    Written notes are larger than an app's (up to HAND_NOTE_HIGH of the cell) and often
+    touch: a row of two or more blobs of a note's height side by side, or one blob of a
+    note's height wider than tall (touching notes), and nothing as tall as a digit. An
+    app's entry below a sum is a single blob, taller than wide.
+    """
+    x, y, w, h, area = stats.T
+    note = ((h >= NOTE_LOW * p) & (h < HAND_NOTE_HIGH * p) & (w <= 0.7 * p)
+            & (area >= 0.25 * h * np.maximum(w, 2)))
+    if head:
+        note &= y >= 0.45 * p  # the sum's corner
+    if not note.any() or (h >= HAND_NOTE_HIGH * p).any():
+        return 0
+    middles = y[note] + h[note] / 2
+    in_row = note.sum() >= 2 and np.ptp(middles) <= ROW_SPREAD * p
+    touching = (w[note] >= WIDER * h[note]).any()
+    return int(max(note.sum(), 2)) if in_row or touching else 0
+
+
 def _blobs(cell: np.ndarray, p: int, head: bool
            ) -> tuple[np.ndarray | None, int]:
     """(mask of the cell's large digit or None, how many note-sized blobs it holds).
@@ -203,6 +227,9 @@ def _blobs(cell: np.ndarray, p: int, head: bool
     """
     count, labels, stats, _ = cv2.connectedComponentsWithStats(cell.astype(np.uint8),
                                                                connectivity=8)
+    written = _written_notes(stats[1:], p, head)
+    if written:
+        return None, written
     large, small = None, 0
     for i in range(1, count):
         x, y, w, h, area = stats[i]
