@@ -57,6 +57,7 @@ DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
 DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
 LINE_RUN = 0.15
 NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
+NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
 GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
 DIGIT_INK = 0.35
 
@@ -94,9 +95,12 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
              & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
              & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN))
     # Pencil notes written in a row along a cell's top or bottom look like a dashed
-    # line there; a note is thicker than any line both ways (and a sum's corner is kept).
+    # line there; a note is thicker than any line both ways, and its middle lies inside
+    # the band where outlines run (a blurred dotted line runs together into a bar as
+    # thick as a note; a sum's corner is kept too).
     note = ((h >= NOTE_TALL[0] * p) & (h < NOTE_TALL[1] * p) & (w >= NOTE_WIDE * p)
-            & (w <= DIGIT_WIDE * p) & one_cell & ~((cx < 0.45) & (cy < 0.4)))
+            & (w <= DIGIT_WIDE * p) & one_cell & ~((cx < 0.45) & (cy < 0.4))
+            & (np.abs(cx - 0.5) <= NOTE_MIDDLE) & (np.abs(cy - 0.5) <= NOTE_MIDDLE))
     digit |= note
     if not digit.any():
         return ink

@@ -36,9 +36,11 @@ LARGE_BESIDE_SUM = 0.22  # ... or this, below a cage sum (apps draw it smaller t
 WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
 PINCH = 0.6
 NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
-HAND_NOTE_HIGH = 0.32  # ... written by hand, in a row (see _written_notes)
+HAND_NOTE_LOW, HAND_NOTE_HIGH = 0.15, 0.32  # ... written by hand, in a row (_written_notes)
+HAND_NOTE_WIDE = 0.08
 ROW_SPREAD = 0.12  # the notes of a row have their middles this close in height
 WIDER = 1.2  # touching notes: a blob this many times wider than tall
+DOTS, DOT_ALIGN = 4, 0.04  # a dotted line: this many alike blobs in a line, to this share
 INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
 EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
 SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
@@ -47,9 +49,12 @@ ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: ent
 NOTES_SURE = 0.95
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
 PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
-# From this many large digits in the sums' ink, the page's median handwriting share is
-# each one's least (a page of the person's digits in black ink, not a printed puzzle).
+# When this many large digits or more are in the sums' ink and most of them look
+# written by hand, the page is one a person wrote on in an ink like the print's, and each
+# of them is the person's with at least PAGE_WRITTEN (the cell model alone is often
+# unsure of one digit, and the doubt made every such page `needs_review`).
 PAGE_HAND_MIN = 5
+PAGE_WRITTEN = 0.95
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:
@@ -116,10 +121,13 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
             delta = float(np.linalg.norm((_lab(pixels) - sum_colour) * LAB_WEIGHTS))
             by_colour[(r, c)] = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
     # Written by hand in an ink like the print's: the strokes tell, cell by cell and as a
-    # page (one hand wrote them all; a printed killer seldom prints givens).
+    # page (one hand wrote them all; a printed killer seldom prints givens, and never
+    # in a hand).
     like_print = [cell for cell, share in by_colour.items() if share < 0.5]
-    page_hand = float(np.median([by_hand.entry[cell] for cell in like_print])) \
-        if len(like_print) >= PAGE_HAND_MIN else 0.0
+    page_hand = 0.0
+    if len(like_print) >= PAGE_HAND_MIN and \
+            np.median([by_hand.entry[cell] for cell in like_print]) >= 0.5:
+        page_hand = PAGE_WRITTEN
     for (r, c) in large_at:
         # The blob is there: the digit model only says which digit it is (isolated, a
         # thin '1' can look like an empty cell to it).
@@ -206,16 +214,35 @@ def _written_notes(stats: np.ndarray, p: int, head: bool) -> int:
     app's entry below a sum is a single blob, taller than wide.
     """
     x, y, w, h, area = stats.T
-    note = ((h >= NOTE_LOW * p) & (h < HAND_NOTE_HIGH * p) & (w <= 0.7 * p)
+    # Taller than a cage line is thick (a dash along the cell is a short wide blob too).
+    note = ((h >= HAND_NOTE_LOW * p) & (h < HAND_NOTE_HIGH * p) & (w <= 0.7 * p)
             & (area >= 0.25 * h * np.maximum(w, 2)))
     if head:
         note &= y >= 0.45 * p  # the sum's corner
     if not note.any() or (h >= HAND_NOTE_HIGH * p).any():
         return 0
     middles = y[note] + h[note] / 2
-    in_row = note.sum() >= 2 and np.ptp(middles) <= ROW_SPREAD * p
+    # Dashes of a cage's two sides lie side by side too, but are thin: a row holds a
+    # digit wider than a line.
+    in_row = note.sum() >= 2 and np.ptp(middles) <= ROW_SPREAD * p and \
+        (w[note] >= HAND_NOTE_WIDE * p).any()
     touching = (w[note] >= WIDER * h[note]).any()
     return int(max(note.sum(), 2)) if in_row or touching else 0
+
+
+def _dotted_line(stats: np.ndarray, p: int) -> np.ndarray:
+    """Which blobs are dots of a dotted cage line: DOTS or more blobs in one row (column)
+    of about one height (width). (An app's notes keypad holds three a row and a column.)"""
+    x, y, w, h, _ = stats.T.astype(float)
+    cx, cy = x + w / 2, y + h / 2
+    near = DOT_ALIGN * p
+    # Dots of a row share their height, of a column their width (dots cut at the cell's
+    # inset or run together differ the other way).
+    in_row = ((np.abs(cy[:, None] - cy[None]) <= near)
+              & (np.abs(h[:, None] - h[None]) <= near)).sum(axis=1)
+    in_col = ((np.abs(cx[:, None] - cx[None]) <= near)
+              & (np.abs(w[:, None] - w[None]) <= near)).sum(axis=1)
+    return (in_row >= DOTS) | (in_col >= DOTS)
 
 
 def _blobs(cell: np.ndarray, p: int, head: bool
@@ -231,6 +258,7 @@ def _blobs(cell: np.ndarray, p: int, head: bool
     if written:
         return None, written
     large, small = None, 0
+    dotted = _dotted_line(stats[1:], p)
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         # Two notes stacked in the keypad can touch: as tall as a digit, but narrow, and
@@ -243,7 +271,7 @@ def _blobs(cell: np.ndarray, p: int, head: bool
                 y:y + h, x:x + w] == i))
         if large_digit and w <= 0.7 * p and y + h > 0.6 * p:
             large = labels == i if large is None else large | (labels == i)
-        elif NOTE_LOW * p <= h < NOTE_HIGH * p and w <= 0.25 * p and \
-                area >= 0.25 * h * max(w, 2) and not (head and y < 0.45 * p):
+        elif NOTE_LOW * p <= h < NOTE_HIGH * p and w <= 0.25 * p and not dotted[i - 1] \
+                and area >= 0.25 * h * max(w, 2) and not (head and y < 0.45 * p):
             small += 1
     return large, small
