@@ -16,8 +16,6 @@ The Reading gets the same fields as a classic page a person wrote on: `cell_kind
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 
@@ -49,11 +47,16 @@ ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: ent
 NOTES_SURE = 0.95
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
 PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
-# When this many large digits or more are in the sums' ink and most of them look
-# written by hand, the page is one a person wrote on in an ink like the print's, and each
-# of them is the person's with at least PAGE_WRITTEN (the cell model alone is often
-# unsure of one digit, and the doubt made every such page `needs_review`).
-PAGE_HAND_MIN = 5
+# When this many large digits in the sums' ink, and a third of them at least, are
+# surely (SURE_HAND) written by hand, or PAGE_MEDIAN_MIN or more are and most of them
+# look written by hand, the page is one a person wrote on in an ink like
+# the print's, and each of them is the person's with at least PAGE_WRITTEN. The cell
+# model alone reads some of one hand's digits as print (on by-hand pages its shares
+# split, half near 0 and half near 1) and is unsure of others, which made such pages
+# `needs_review` or read the person's digits as givens.
+PAGE_HAND_MIN = 3
+PAGE_MEDIAN_MIN = 5
+SURE_HAND = 0.9
 PAGE_WRITTEN = 0.95
 
 
@@ -104,7 +107,6 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     digits = load_model().predict_proba(
         cell_features(cv2.resize(digit_cells, (SIZE * PATCH,) * 2,
                                  interpolation=cv2.INTER_AREA), SIZE)).reshape(SIZE, SIZE, -1)
-    by_hand = handwriting(straight, ink, large_at) if large_at else None
     entries = np.zeros((SIZE, SIZE, 10))
     entries[..., 0] = 1.0
     # A given is a large digit in the sums' ink: cells without a large digit hold none
@@ -124,20 +126,23 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     # page (one hand wrote them all; a printed killer seldom prints givens, and never
     # in a hand).
     like_print = [cell for cell, share in by_colour.items() if share < 0.5]
-    page_hand = 0.0
-    if len(like_print) >= PAGE_HAND_MIN and \
-            np.median([by_hand.entry[cell] for cell in like_print]) >= 0.5:
-        page_hand = PAGE_WRITTEN
+    by_hand = handwriting(straight, ink, {cell: large_at[cell] for cell in like_print}) \
+        if like_print else {}
+    shares = [by_hand[cell][0] for cell in like_print]
+    sure = sum(share >= SURE_HAND for share in shares)
+    by_hand_page = (len(shares) >= PAGE_MEDIAN_MIN and np.median(shares) >= 0.5) or \
+        (sure >= PAGE_HAND_MIN and 3 * sure >= len(shares))
+    page_hand = PAGE_WRITTEN if by_hand_page else 0.0
     for (r, c) in large_at:
         # The blob is there: the digit model only says which digit it is (isolated, a
         # thin '1' can look like an empty cell to it).
         value = digits[r, c, 1:] / max(float(digits[r, c, 1:].sum()), 1e-9)
-        shape = max(float(by_hand.entry[r, c]), page_hand)
-        p_entry = 1.0 - (1.0 - by_colour[(r, c)]) * (1.0 - shape)
-        if by_hand is not None:
+        p_entry = by_colour[(r, c)]
+        if (r, c) in by_hand:
+            written, hand = by_hand[(r, c)]
+            p_entry = 1.0 - (1.0 - p_entry) * (1.0 - max(written, page_hand))
             # Which digit a person wrote: the print reader and the handwriting reader
             # (cell_kinds) together, as the half-solved pages read entries.
-            hand = by_hand.digits[r, c]
             mixed = np.sqrt(value * hand)
             mixed /= max(float(mixed.sum()), 1e-300)
             value = p_entry * mixed + (1.0 - p_entry) * value
@@ -153,20 +158,16 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     return givens, fields
 
 
-@dataclass
-class Handwriting:
-    entry: np.ndarray  # (SIZE, SIZE): probability that the large digit is the person's
-    digits: np.ndarray  # (SIZE, SIZE, 9): which digit, read as the person's
-
-
-def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> Handwriting:
-    """The half-solved pages' cell model (cell_kinds) on the large digits alone, each on
-    its cell's paper with the cage outline, the sum and any notes painted out: whether a
-    person wrote it (pen or pencil strokes against type) and which digit it is.
+def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> dict:
+    """{cell: (probability that a person wrote its large digit, (9,) which digit, read as
+    a person's)} from the half-solved pages' cell model (cell_kinds), on the large digits
+    alone, each on its cell's paper with the cage outline, the sum and any notes
+    painted out: pen or pencil strokes against type.
 
     Apps draw the person's digits in a colour of their own; on a printed killer a person
     writes in a pen or pencil near the print's own black, which only the strokes tell.
-    `large_at`: {cell: (its large digit's blob, the blob widened by a pixel)}.
+    `large_at`: {cell: (its large digit's blob, the blob widened by a pixel)}; only these
+    cells are read.
     """
     p = CELL
     clean = np.empty_like(straight)
@@ -180,12 +181,15 @@ def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> Handwr
         sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
         clean[sl][mask] = straight[sl][mask]
     side = SIZE * kinds_model.CELL
+    cells = list(large_at)
     probs = kinds_model.load_kind_model().predict_proba(kinds_model.straight_features(
-        cv2.resize(clean, (side, side), interpolation=cv2.INTER_AREA)))
-    kinds = kinds_model.marginals(probs)
-    written = kinds.kinds[..., 2] / np.maximum(kinds.kinds[..., 1] + kinds.kinds[..., 2], 1e-9)
-    hand = kinds.entries[..., 1:]
-    return Handwriting(written, hand / np.maximum(hand.sum(axis=-1, keepdims=True), 1e-12))
+        cv2.resize(clean, (side, side), interpolation=cv2.INTER_AREA), cells))
+    entry = probs[:, kinds_model.ENTRY_CLASSES]
+    printed = probs[:, kinds_model.PRINTED_CLASSES].sum(axis=1)
+    total = entry.sum(axis=1)
+    written = total / np.maximum(total + printed, 1e-9)
+    digits = entry / np.maximum(total[:, None], 1e-12)
+    return {cell: (float(written[k]), digits[k]) for k, cell in enumerate(cells)}
 
 
 def _inner(cell: np.ndarray, lo: int) -> np.ndarray:
