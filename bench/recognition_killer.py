@@ -1,7 +1,7 @@
 """Killer sudoku recognition benchmark: synthetic pictures per style, held-out styles and faces.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py [--quick] [--n 40] \\
-        [--only web page progress]
+        [--only web page progress handwritten]
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py --held-out \\
         [--n 20] [--train-grids 120] [--family-folds 4]
 
@@ -14,7 +14,8 @@ walls right (pictures with every wall right), kind right, wrong answers given as
 The default run reads every renderer style with the shipped models, plus the permanent
 unseen styles, a small grid inside a page screenshot, photographed print and classic
 screenshots (kind right; and the time baseline), classic pages a person wrote on (kind
-right) and killers in progress (the person's digits and notes; checked by solve_page).
+right), killers in progress (the person's digits and notes; checked by solve_page) and
+printed killers a person wrote on by hand, photographed ("handwritten").
 `--held-out` retrains the models once per held-out group on a smaller training set,
 leaving out one trained style (leave one style out) or one fold of font families (leave
 one family out) and reads only that group with it; the worst group is the figure that

@@ -39,6 +39,7 @@ HAND_NOTE_WIDE = 0.08
 ROW_SPREAD = 0.12  # the notes of a row have their middles this close in height
 WIDER = 1.2  # touching notes: a blob this many times wider than tall
 DOTS, DOT_ALIGN = 4, 0.04  # a dotted line: this many alike blobs in a line, to this share
+DOT_SIZE = 0.1
 INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
 EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
 SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
@@ -235,18 +236,20 @@ def _written_notes(stats: np.ndarray, p: int, head: bool) -> int:
 
 
 def _dotted_line(stats: np.ndarray, p: int) -> np.ndarray:
-    """Which blobs are dots of a dotted cage line: DOTS or more blobs in one row (column)
-    of about one height (width). (An app's notes keypad holds three a row and a column.)"""
+    """Which blobs are dots of a dotted cage line: DOTS or more dots (blobs at most
+    DOT_SIZE of a cell tall) in one row, of about one height, or in one column, of
+    about one width. A column's dots must be short too: the pieces of a note's thin
+    '1' line up in a column. (An app's notes keypad holds three a row and a column.)"""
     x, y, w, h, _ = stats.T.astype(float)
     cx, cy = x + w / 2, y + h / 2
     near = DOT_ALIGN * p
-    # Dots of a row share their height, of a column their width (dots cut at the cell's
-    # inset or run together differ the other way).
+    dot = h <= DOT_SIZE * p  # dots run together along a row: any width
+    upright_dot = dot & (w <= DOT_SIZE * p)
     in_row = ((np.abs(cy[:, None] - cy[None]) <= near)
-              & (np.abs(h[:, None] - h[None]) <= near)).sum(axis=1)
+              & (np.abs(h[:, None] - h[None]) <= near) & dot[None]).sum(axis=1)
     in_col = ((np.abs(cx[:, None] - cx[None]) <= near)
-              & (np.abs(w[:, None] - w[None]) <= near)).sum(axis=1)
-    return (in_row >= DOTS) | (in_col >= DOTS)
+              & (np.abs(w[:, None] - w[None]) <= near) & upright_dot[None]).sum(axis=1)
+    return (dot & (in_row >= DOTS)) | (upright_dot & (in_col >= DOTS))
 
 
 def _blobs(cell: np.ndarray, p: int, head: bool
