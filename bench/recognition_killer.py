@@ -1,7 +1,7 @@
 """Killer sudoku recognition benchmark: synthetic pictures per style, held-out styles and faces.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py [--quick] [--n 40] \\
-        [--only web page progress]
+        [--only web page progress handwritten]
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py --held-out \\
         [--n 20] [--train-grids 120] [--family-folds 4]
 
@@ -14,7 +14,8 @@ walls right (pictures with every wall right), kind right, wrong answers given as
 The default run reads every renderer style with the shipped models, plus the permanent
 unseen styles, a small grid inside a page screenshot, photographed print and classic
 screenshots (kind right; and the time baseline), classic pages a person wrote on (kind
-right) and killers in progress (the person's digits and notes; checked by solve_page).
+right), killers in progress (the person's digits and notes; checked by solve_page) and
+printed killers a person wrote on by hand, photographed ("handwritten").
 `--held-out` retrains the models once per held-out group on a smaller training set,
 leaving out one trained style (leave one style out) or one fold of font families (leave
 one family out) and reads only that group with it; the worst group is the figure that
@@ -68,7 +69,10 @@ NAMES = {"print": "print (screenshot)", "photo": "print, photographed",
          "dark": "app, dark mode", "fills": "colour fills, no outlines",
          "page": "small grid in a page screenshot", "plain": "plain (unseen)",
          "thin_colour": "thin solid coloured cages (unseen)",
-         "progress": "in progress (entries, notes)"}
+         "progress": "in progress (entries, notes)",
+         "handwritten": "print written on by hand, photographed (entries, notes)"}
+# Killers printed in papers and books, which people write on by hand.
+PRINTED_STYLES = ("print", "bold_serif", "web")
 
 
 def encode(image, fmt: str) -> bytes:
@@ -83,10 +87,13 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
     `style` is a renderer style, "photo" (print, photographed), "page" (a grid of a random
     trained style inside a page screenshot), "mixed" (a random trained style) or
     "progress" (a random style, any light one, with the person's digits and notes in it,
-    one of them wrong).
+    one of them wrong) or "handwritten" (a printed style a person wrote digits and
+    pencil notes on by hand, one digit wrong, photographed).
     """
     rng = random.Random(seed)
     puzzle, solution = make_killer(rng)
+    if style == "handwritten":
+        return handwritten_case(seed, rng, puzzle, solution, exclude_families)
     base = {"photo": "print", "page": None, "mixed": None, "progress": None}.get(style, style)
     if base is None:
         pool = ALL_STYLES if style == "progress" else TRAINED_STYLES
@@ -106,6 +113,24 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
         image = on_page(image, rng)
         return encode(image, "PNG"), puzzle, solution, dict(image.info)
     return encode(image, "PNG"), puzzle, solution, info
+
+
+def handwritten_case(seed: int, rng: random.Random, puzzle, solution,
+                     exclude_families: frozenset[str] = frozenset()):
+    """A printed killer a person has written on by hand (entries in pen or pencil, small
+    pencil notes, one entry wrong), photographed: killer_case's parts."""
+    # Paper has no highlighted row nor selected cell.
+    look = replace(vary(ALL_STYLES[rng.choice(PRINTED_STYLES)], rng), band=None, selected=None)
+    font = pick_sum_font(look, rng, exclude_families)
+    marks = in_progress(solution, rng, rng.uniform(0.15, 0.5), rng.uniform(0.05, 0.2),
+                        wrong=1)
+    image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(48, 80),
+                          margin=rng.randint(10, 40), sum_font=font, marks=marks,
+                          by_hand=True)
+    info = dict(image.info)
+    image, truth = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
+    info["lattice"] = truth.lattice
+    return encode(image, "JPEG"), puzzle, solution, info
 
 
 def score_reading(reading, info) -> dict:
@@ -217,7 +242,8 @@ def table_row(row: dict) -> str:
 
 
 def style_cases(style: str, count: int, offset: int = 0) -> list:
-    index = (list(ALL_STYLES) + ["photo", "page", "mixed", "progress"]).index(style)
+    index = (list(ALL_STYLES) + ["photo", "page", "mixed", "progress",
+                                 "handwritten"]).index(style)
     return [(SEED0 + 1000 * index + offset + i, style, frozenset()) for i in range(count)]
 
 
@@ -234,7 +260,7 @@ def use_model(model) -> None:
     sum_reader.load_killer_model.cache_clear()
 
 
-GROUPS = [*ALL_STYLES, "photo", "page", "progress"]
+GROUPS = [*ALL_STYLES, "photo", "page", "progress", "handwritten"]
 
 
 def shipped(count: int, only: list[str] | None = None) -> tuple[list[str], list[str]]:

@@ -18,7 +18,9 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family
+from gridsight.synth.half_solved import PEN_COLOURS
 from gridsight.synth.render import RGB, Layout, Style, _draw_digits, _draw_lines, _font_path
+from gridsight.synth.strokes import StrokeFont
 from services.contracts import KillerPuzzle
 from services.solver.grid import default_box
 
@@ -215,10 +217,12 @@ def head_cells(puzzle: KillerPuzzle) -> dict[tuple[int, int], int]:
 def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cell_px: int = 56,
                   seed: int = 0, margin: int | None = None, font: str | None = None,
                   sum_font: str | None = None, selected: tuple[int, int] | None = None,
-                  jitter: float = 0.0, marks: Marks | None = None) -> Image.Image:
+                  jitter: float = 0.0, marks: Marks | None = None,
+                  by_hand: bool = False) -> Image.Image:
     """`puzzle` drawn in `style`; fonts are file stems or paths (None: a seeded choice).
     `marks`: a puzzle in progress, the person's digits and pencil notes drawn over it
-    (image.info then also carries "entries" and "notes")."""
+    (image.info then also carries "entries" and "notes"); `by_hand`: written on the
+    printed page by hand (handwriting strokes in pen or pencil), not entered in an app."""
     rng = random.Random(seed)
     look = ALL_STYLES[style] if isinstance(style, str) else style
     n = puzzle.size
@@ -242,7 +246,9 @@ def render_killer(puzzle: KillerPuzzle, *, style: str | KillerStyle = "web", cel
         digit_font = _font_path(font) if font else path
         _draw_digits(draw, layout, replace(look.grid, digit_height=0.5), puzzle.givens,
                      digit_font, rng, jitter)
-    if marks is not None:
+    if marks is not None and by_hand:
+        _write_marks(draw, layout, marks, sum_boxes, rng)
+    elif marks is not None:
         _draw_marks(draw, layout, look, marks, sum_boxes, rng)
     if look.texture:
         image = textured(image, look.texture, rng)
@@ -503,6 +509,49 @@ def _draw_marks(draw, layout: Layout, look: KillerStyle, marks: Marks, sum_boxes
             fy = top + (1 - inset - top) * (row + 0.5) / 3
             draw.text((x0 + fx * p, y0 + fy * p), str(d), fill=note_colour, font=font,
                       anchor="mm")
+
+
+# Graphite, written harder than a light sketch: a person's pencil on newsprint.
+PENCIL_COLOURS = ((105, 105, 110), (120, 118, 115), (95, 98, 108))
+
+
+def _write_marks(draw, layout: Layout, marks: Marks, sum_boxes: dict,
+                 rng: random.Random) -> None:
+    """The marks written by a person on a printed killer, with one hand (half_solved's
+    stroke digits): entries large and roughly centred in pen or pencil, in a cage's first
+    cell below the printed sum (where there is room); notes as small pencil digits in a
+    row along the top or the bottom of the cell, and below the sum in a first cell."""
+    p = layout.cell_px
+    hand = StrokeFont.random(rng)
+    pen = rng.choice(PEN_COLOURS + PENCIL_COLOURS)
+    pencil = rng.choice(PENCIL_COLOURS)
+    note_height = rng.uniform(0.17, 0.23) * p
+    for r, row in enumerate(marks.entries):
+        for c, v in enumerate(row):
+            if not v:
+                continue
+            x0, y0 = layout.line_pos(c), layout.line_pos(r)
+            if (r, c) in sum_boxes:  # below and right of the sum
+                top = sum_boxes[(r, c)][3] + rng.uniform(0.04, 0.08) * p
+                height = min(rng.uniform(0.45, 0.6) * p, y0 + 0.92 * p - top)
+                centre = (x0 + rng.uniform(0.52, 0.62) * p, top + height / 2)
+            else:
+                height = rng.uniform(0.5, 0.72) * p
+                centre = (x0 + (0.5 + rng.uniform(-0.08, 0.08)) * p,
+                          y0 + (0.5 + rng.uniform(-0.06, 0.06)) * p)
+            hand.draw(draw, v, centre, height, pen)
+    for (r, c), digits in marks.notes.items():
+        x0, y0 = layout.line_pos(c), layout.line_pos(r)
+        if (r, c) in sum_boxes:
+            y = max(sum_boxes[(r, c)][3] + 0.06 * p + note_height / 2,
+                    y0 + rng.uniform(0.62, 0.76) * p)
+        else:
+            y = y0 + rng.choice([rng.uniform(0.24, 0.3), rng.uniform(0.7, 0.76)]) * p
+        step = rng.uniform(0.15, 0.19) * p
+        x = x0 + p / 2 - step * (len(digits) - 1) / 2 + rng.uniform(-0.04, 0.04) * p
+        for k, d in enumerate(digits):
+            hand.draw(draw, d, (x + k * step, y + rng.uniform(-0.02, 0.02) * p), note_height,
+                      pencil)
 
 
 def _sized(path: str, height: float) -> ImageFont.FreeTypeFont:

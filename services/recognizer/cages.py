@@ -51,6 +51,77 @@ def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     return thin_ink(straighten_at(gray, lattice, CELL), CELL)
 
 
+# A large digit (a given, the person's entry, handwriting) is a blob at least this share of
+# a cell tall, at most this wide, inside one cell, its box centred within these shares.
+DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
+DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
+LINE_RUN = 0.15
+NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
+NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
+GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
+DIGIT_INK = 0.35
+
+
+def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
+    """`ink` with the cells' large centred digits and written notes painted out.
+
+    A tall digit's top bar or foot (a '5', a '7', a '2', handwriting filling the cell)
+    runs parallel to the cell's edge as far in as a cage outline, and the wall model took
+    it for one. Cage outlines never form such a blob: dashes and dots are short, a solid
+    outline runs on into the next cell (or rings a one-cell cage, wider than a digit),
+    and a sum sits in its cell's corner. Where a large digit crosses a cage outline, the
+    outline's dashes join its blob: the blob's pixels in a row (column) of the cell that
+    holds other ink along LINE_RUN of the cell stay, the cage line through them. What
+    is left of a cage line the digit covered is often too little to show the wall: see
+    digit_free_features for what the wall model is given.
+    """
+    p = cell_px
+    # Lighter than the wall model's strokes: a pencil digit breaks up at that level, and
+    # its pieces would stay.
+    strokes = ink >= DIGIT_INK
+    # A digit written down to the grid line would join it, and the whole grid would be
+    # one blob: the blobs are found with the grid lines cut out.
+    apart = strokes.copy()
+    band = max(1, round(GRID_BAND * p))
+    for k in range(0, max(ink.shape) + 1, p):
+        apart[max(0, k - band):k + band + 1] = False
+        apart[:, max(0, k - band):k + band + 1] = False
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
+                                                               connectivity=8)
+    x, y, w, h = (stats[1:, k] for k in range(4))
+    cx, cy = (x + w / 2) % p / p, (y + h / 2) % p / p
+    one_cell = (x // p == (x + w - 1) // p) & (y // p == (y + h - 1) // p)
+    digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p) & one_cell
+             & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
+             & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN))
+    # Pencil notes written in a row along a cell's top or bottom look like a dashed
+    # line there; a note is thicker than any line both ways, and its middle lies inside
+    # the band where outlines run (a blurred dotted line runs together into a bar as
+    # thick as a note; a sum's corner is kept too).
+    note = ((h >= NOTE_TALL[0] * p) & (h < NOTE_TALL[1] * p) & (w >= NOTE_WIDE * p)
+            & (w <= DIGIT_WIDE * p) & one_cell & ~((cx < 0.45) & (cy < 0.4))
+            & (np.abs(cx - 0.5) <= NOTE_MIDDLE) & (np.abs(cy - 0.5) <= NOTE_MIDDLE))
+    digit |= note
+    if not digit.any():
+        return ink
+    mask = np.isin(labels, 1 + np.flatnonzero(digit))
+    others = (strokes & ~mask).astype(np.float32)
+    rows, cols = ink.shape[0] // p, ink.shape[1] // p
+    # Other ink per row of each cell, and per column of each cell.
+    along_rows = others[:, :cols * p].reshape(-1, cols, p).sum(axis=2)  # (H, cols)
+    along_cols = others[:rows * p].reshape(rows, p, -1).sum(axis=1)  # (rows, W)
+    ys, xs = np.nonzero(mask)
+    on_line = (along_rows[ys, np.minimum(xs // p, cols - 1)] >= LINE_RUN * p) | \
+        (along_cols[np.minimum(ys // p, rows - 1), xs] >= LINE_RUN * p)
+    line = np.zeros_like(mask)
+    line[ys[on_line], xs[on_line]] = True
+    # The anti-aliased fringe below the stroke threshold goes with it.
+    erase = (cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~line
+    out = ink.copy()
+    out[erase] = 0.0
+    return out
+
+
 def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:
     """Darkness of thin strokes against their surroundings, whatever the paper's shade.
 
@@ -253,9 +324,42 @@ def mirrored(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x[..., half:2 * half], x[..., :half], x[..., 2 * half:]], axis=-1)
 
 
+def digit_free_features(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """edge_profiles of `ink`, each side of an edge seen without the large digits on it.
+
+    A wall shows as a cage line on both sides of the grid line (each cage has its own
+    outline), so where a large digit lies on one side only (see without_large_digits),
+    the other side is taken for both: the digit's bar can make no wall, and a wall line
+    the digit covered still shows across the grid line. With digits on both sides, both
+    are seen with the digits painted out. Edges without large digits are as before.
+    """
+    plain = edge_profiles(ink, n)
+    cleaned = without_large_digits(ink, ink.shape[0] // n)
+    if cleaned is ink:
+        return plain
+    free = edge_profiles(cleaned, n)
+    changed = edge_profiles(np.abs(ink - cleaned), n)
+    out = []
+    for before, after, moved in zip(plain, free, changed, strict=True):
+        half = (before.shape[-1] - 2) // 2
+        reach = (half - SUMMARY) // 2  # mean profile bins of one side
+        first = moved[..., :reach].sum(axis=-1) > 0  # the top-left side had a digit on it
+        second = moved[..., half:half + reach].sum(axis=-1) > 0
+        features = before.copy()
+        only_first = first & ~second
+        only_second = second & ~first
+        both = first & second
+        features[only_first, :half] = before[only_first, half:2 * half]
+        features[only_second, half:2 * half] = before[only_second, :half]
+        features[both] = after[both]
+        out.append(features)
+    return out[0], out[1]
+
+
 def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
-    """(walls_right n x n-1, walls_down n-1 x n) probabilities from the straightened ink."""
-    right, down = edge_profiles(ink, n)
+    """(walls_right n x n-1, walls_down n-1 x n) probabilities from the straightened ink
+    (the large digits' ink aside: see digit_free_features)."""
+    right, down = digit_free_features(ink, n)
     flat = np.concatenate([right.reshape(-1, right.shape[-1]), down.reshape(-1, down.shape[-1])])
     # Either side may come first: average the two views (one call for both). One OpenMP
     # thread: for 288 rows the threads' hand-offs per tree cost far more than they save,

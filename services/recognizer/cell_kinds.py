@@ -109,24 +109,26 @@ def cell_kind_features(colour: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     return straight_features(straighten(colour, lattice, CELL))
 
 
-def straight_features(straight: np.ndarray) -> np.ndarray:
+def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None = None
+                      ) -> np.ndarray:
     """cell_kind_features of a grid already straightened at CELL pixels per cell: the
     cell model's KIND_FEATURES columns, then the handwriting reader's digit_features
-    (HAND_FEATURES columns) and the cell's contrast gain."""
+    (HAND_FEATURES columns) and the cell's contrast gain. `cells`: only these, in this
+    order (default: every cell, row by row)."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     ink = ink_map(gray)
     rows = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            sl = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
-            cell_ink = ink[sl]
-            digit, shape, box = normalise_cell(cell_ink)
-            coarse = cv2.resize(np.minimum(cell_ink, 1.5), (COARSE, COARSE),
-                                interpolation=cv2.INTER_AREA).ravel()
-            gain = own_contrast(cell_ink)
-            rows.append(np.concatenate([features(digit, shape), box * 4, coarse,
-                                        _stroke_measures(cell_ink, straight[sl]) * 4,
-                                        digit_features(cell_ink), [1.0 / gain]]))
+    every = [(r, c) for r in range(SIZE) for c in range(SIZE)]
+    for r, c in every if cells is None else cells:
+        sl = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
+        cell_ink = ink[sl]
+        digit, shape, box = normalise_cell(cell_ink)
+        coarse = cv2.resize(np.minimum(cell_ink, 1.5), (COARSE, COARSE),
+                            interpolation=cv2.INTER_AREA).ravel()
+        gain = own_contrast(cell_ink)
+        rows.append(np.concatenate([features(digit, shape), box * 4, coarse,
+                                    _stroke_measures(cell_ink, straight[sl]) * 4,
+                                    digit_features(cell_ink), [1.0 / gain]]))
     return np.stack(rows).astype(np.float32)
 
 

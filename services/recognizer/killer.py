@@ -18,6 +18,7 @@ from services.recognizer.cages import (
     thin_ink,
     wall_ink,
     wall_probabilities,
+    without_large_digits,
 )
 from services.recognizer.cells import PATCH, cell_features, straighten
 from services.recognizer.classifier import load_model
@@ -148,12 +149,29 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     maybe = [(r, c) for r in range(SIZE) for c in range(SIZE)
              if (r, c) not in heads and top[r, c] > MAYBE_HEAD and left[r, c] > MAYBE_HEAD
              and doubtful[r, c]]
-    sums = read_sums(ink_sums, heads, maybe, SIZE, model, sure_heads(cages, right, down))
+    sums = read_sums(without_digits_in(ink_sums, maybe), heads, maybe, SIZE, model,
+                     sure_heads(cages, right, down))
     numbered = sum(1 for s in sums
                    if tuple(s.cell) in heads and len(s.candidates) < MAX_CAGE_SUM)
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down)))
     return KillerRead(lattice, right, down, heads, sums, numbered)
+
+
+def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
+    """The sums' ink with the large digits and written notes painted out of `cells`, the
+    cells that may hold a sum though the walls do not make them a cage's first: a tall
+    handwritten digit there reaches into the corner where a sum would be, and read as
+    one it makes a cage. (Known first cells keep their ink: the person's digit below a
+    sum may touch it, and would take the sum with it.)"""
+    if not cells:
+        return ink_sums
+    clean = without_large_digits(ink_sums, SUM_CELL)
+    out = ink_sums.copy()
+    p = SUM_CELL
+    for r, c in cells:
+        out[r * p:(r + 1) * p, c * p:(c + 1) * p] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
+    return out
 
 
 def outline_or_fill_walls(right: np.ndarray, down: np.ndarray, fills: np.ndarray,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from services.recognizer import cell_kinds as kinds_model
 from services.recognizer.cages import thin_ink
 from services.recognizer.cells import PATCH, cell_features, straighten
 from services.recognizer.classifier import load_model
@@ -33,6 +34,12 @@ LARGE_BESIDE_SUM = 0.22  # ... or this, below a cage sum (apps draw it smaller t
 WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
 PINCH = 0.6
 NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
+HAND_NOTE_LOW, HAND_NOTE_HIGH = 0.15, 0.32  # ... written by hand, in a row (_written_notes)
+HAND_NOTE_WIDE = 0.08
+ROW_SPREAD = 0.12  # the notes of a row have their middles this close in height
+WIDER = 1.2  # touching notes: a blob this many times wider than tall
+DOTS, DOT_ALIGN = 4, 0.04  # a dotted line: this many alike blobs in a line, to this share
+DOT_SIZE = 0.1
 INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
 EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
 SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
@@ -40,6 +47,18 @@ LAB_WEIGHTS = np.array([0.3, 1.0, 1.0])
 ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: entry from here
 NOTES_SURE = 0.95
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
+PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
+# When this many large digits in the sums' ink, and a third of them at least, are
+# surely (SURE_HAND) written by hand, or PAGE_MEDIAN_MIN or more are and most of them
+# look written by hand, the page is one a person wrote on in an ink like
+# the print's, and each of them is the person's with at least PAGE_WRITTEN. The cell
+# model alone reads some of one hand's digits as print (on by-hand pages its shares
+# split, half near 0 and half near 1) and is unsure of others, which made such pages
+# `needs_review` or read the person's digits as givens.
+PAGE_HAND_MIN = 3
+PAGE_MEDIAN_MIN = 5
+SURE_HAND = 0.9
+PAGE_WRITTEN = 0.95
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:
@@ -83,7 +102,7 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
             if large is not None:
                 mask = cv2.dilate(large.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
                 digit_cells[sl][mask] = grey[sl][mask]
-                large_at[(r, c)] = straight[sl][large]
+                large_at[(r, c)] = large, mask
             elif small:
                 kinds[r, c] = [1 - NOTES_SURE, 0.0, 0.0, NOTES_SURE]
     digits = load_model().predict_proba(
@@ -95,17 +114,40 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     # (a note or a stray mark the digit model saw is no given).
     givens = np.zeros_like(probs)
     givens[..., 0] = 1.0
-    for (r, c), pixels in large_at.items():
-        # The blob is there: the digit model only says which digit it is (isolated, a
-        # thin '1' can look like an empty cell to it).
-        value = np.concatenate([[1.0 - DIGIT_SURE], DIGIT_SURE * digits[r, c, 1:]
-                                / max(float(digits[r, c, 1:].sum()), 1e-9)])
-        p_entry = 1.0
+    by_colour = {}
+    for (r, c), (large, _) in large_at.items():
+        pixels = straight[r * p:(r + 1) * p, c * p:(c + 1) * p][large]
+        by_colour[(r, c)] = 1.0
         if sum_colour is not None and len(pixels):
             # Mostly by hue: thin small sums look lighter than a large digit in the
             # same ink (their edges are half paper), so lightness counts for less.
             delta = float(np.linalg.norm((_lab(pixels) - sum_colour) * LAB_WEIGHTS))
-            p_entry = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
+            by_colour[(r, c)] = 1.0 / (1.0 + np.exp(-(delta - ENTRY_DELTA) / ENTRY_SPREAD))
+    # Written by hand in an ink like the print's: the strokes tell, cell by cell and as a
+    # page (one hand wrote them all; a printed killer seldom prints givens, and never
+    # in a hand).
+    like_print = [cell for cell, share in by_colour.items() if share < 0.5]
+    by_hand = handwriting(straight, ink, {cell: large_at[cell] for cell in like_print}) \
+        if like_print else {}
+    shares = [by_hand[cell][0] for cell in like_print]
+    sure = sum(share >= SURE_HAND for share in shares)
+    by_hand_page = (len(shares) >= PAGE_MEDIAN_MIN and np.median(shares) >= 0.5) or \
+        (sure >= PAGE_HAND_MIN and 3 * sure >= len(shares))
+    page_hand = PAGE_WRITTEN if by_hand_page else 0.0
+    for (r, c) in large_at:
+        # The blob is there: the digit model only says which digit it is (isolated, a
+        # thin '1' can look like an empty cell to it).
+        value = digits[r, c, 1:] / max(float(digits[r, c, 1:].sum()), 1e-9)
+        p_entry = by_colour[(r, c)]
+        if (r, c) in by_hand:
+            written, hand = by_hand[(r, c)]
+            p_entry = 1.0 - (1.0 - p_entry) * (1.0 - max(written, page_hand))
+            # Which digit a person wrote: the print reader and the handwriting reader
+            # (cell_kinds) together, as the half-solved pages read entries.
+            mixed = np.sqrt(value * hand)
+            mixed /= max(float(mixed.sum()), 1e-300)
+            value = p_entry * mixed + (1.0 - p_entry) * value
+        value = np.concatenate([[1.0 - DIGIT_SURE], DIGIT_SURE * value])
         kinds[r, c] = [1 - DIGIT_SURE, DIGIT_SURE * (1 - p_entry), DIGIT_SURE * p_entry, 0.0]
         entries[r, c] = value * p_entry
         entries[r, c, 0] += 1 - p_entry
@@ -115,6 +157,40 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     fields = {"cell_kinds": np.round(kinds, 5).tolist(),
               "entries": np.round(entries, 5).tolist()}
     return givens, fields
+
+
+def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> dict:
+    """{cell: (probability that a person wrote its large digit, (9,) which digit, read as
+    a person's)} from the half-solved pages' cell model (cell_kinds), on the large digits
+    alone, each on its cell's paper with the cage outline, the sum and any notes
+    painted out: pen or pencil strokes against type.
+
+    Apps draw the person's digits in a colour of their own; on a printed killer a person
+    writes in a pen or pencil near the print's own black, which only the strokes tell.
+    `large_at`: {cell: (its large digit's blob, the blob widened by a pixel)}; only these
+    cells are read.
+    """
+    p = CELL
+    clean = np.empty_like(straight)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
+            cell = straight[sl]
+            ground = ink[sl] < PAPER_INK
+            clean[sl] = np.median(cell[ground], axis=0) if ground.any() else cell.max((0, 1))
+    for (r, c), (_, mask) in large_at.items():
+        sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
+        clean[sl][mask] = straight[sl][mask]
+    side = SIZE * kinds_model.CELL
+    cells = list(large_at)
+    probs = kinds_model.load_kind_model().predict_proba(kinds_model.straight_features(
+        cv2.resize(clean, (side, side), interpolation=cv2.INTER_AREA), cells))
+    entry = probs[:, kinds_model.ENTRY_CLASSES]
+    printed = probs[:, kinds_model.PRINTED_CLASSES].sum(axis=1)
+    total = entry.sum(axis=1)
+    written = total / np.maximum(total + printed, 1e-9)
+    digits = entry / np.maximum(total[:, None], 1e-12)
+    return {cell: (float(written[k]), digits[k]) for k, cell in enumerate(cells)}
 
 
 def _inner(cell: np.ndarray, lo: int) -> np.ndarray:
@@ -134,6 +210,48 @@ def _pinched(blob: np.ndarray) -> bool:
     return bool(rows[h // 4:h - h // 4].min() < PINCH * np.median(rows[rows > 0]))
 
 
+def _written_notes(stats: np.ndarray, p: int, head: bool) -> int:
+    """How many notes a row of pencil notes written by hand holds (0: no such row).
+
+    Written notes are larger than an app's (up to HAND_NOTE_HIGH of the cell) and often
+    touch: a row of two or more blobs of a note's height side by side, or one blob of a
+    note's height wider than tall (touching notes), and nothing as tall as a digit. An
+    app's entry below a sum is a single blob, taller than wide.
+    """
+    x, y, w, h, area = stats.T
+    # Taller than a cage line is thick (a dash along the cell is a short wide blob too).
+    note = ((h >= HAND_NOTE_LOW * p) & (h < HAND_NOTE_HIGH * p) & (w <= 0.7 * p)
+            & (area >= 0.25 * h * np.maximum(w, 2)))
+    if head:
+        note &= y >= 0.45 * p  # the sum's corner
+    if not note.any() or (h >= HAND_NOTE_HIGH * p).any():
+        return 0
+    middles = y[note] + h[note] / 2
+    # Dashes of a cage's two sides lie side by side too, but are thin: a row holds a
+    # digit wider than a line.
+    in_row = note.sum() >= 2 and np.ptp(middles) <= ROW_SPREAD * p and \
+        (w[note] >= HAND_NOTE_WIDE * p).any()
+    touching = (w[note] >= WIDER * h[note]).any()
+    return int(max(note.sum(), 2)) if in_row or touching else 0
+
+
+def _dotted_line(stats: np.ndarray, p: int) -> np.ndarray:
+    """Which blobs are dots of a dotted cage line: DOTS or more dots (blobs at most
+    DOT_SIZE of a cell tall) in one row, of about one height, or in one column, of
+    about one width. A column's dots must be short too: the pieces of a note's thin
+    '1' line up in a column. (An app's notes keypad holds three a row and a column.)"""
+    x, y, w, h, _ = stats.T.astype(float)
+    cx, cy = x + w / 2, y + h / 2
+    near = DOT_ALIGN * p
+    dot = h <= DOT_SIZE * p  # dots run together along a row: any width
+    upright_dot = dot & (w <= DOT_SIZE * p)
+    in_row = ((np.abs(cy[:, None] - cy[None]) <= near)
+              & (np.abs(h[:, None] - h[None]) <= near) & dot[None]).sum(axis=1)
+    in_col = ((np.abs(cx[:, None] - cx[None]) <= near)
+              & (np.abs(w[:, None] - w[None]) <= near) & upright_dot[None]).sum(axis=1)
+    return (dot & (in_row >= DOTS)) | (upright_dot & (in_col >= DOTS))
+
+
 def _blobs(cell: np.ndarray, p: int, head: bool
            ) -> tuple[np.ndarray | None, int]:
     """(mask of the cell's large digit or None, how many note-sized blobs it holds).
@@ -143,7 +261,11 @@ def _blobs(cell: np.ndarray, p: int, head: bool
     """
     count, labels, stats, _ = cv2.connectedComponentsWithStats(cell.astype(np.uint8),
                                                                connectivity=8)
+    written = _written_notes(stats[1:], p, head)
+    if written:
+        return None, written
     large, small = None, 0
+    dotted = _dotted_line(stats[1:], p)
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         # Two notes stacked in the keypad can touch: as tall as a digit, but narrow, and
@@ -156,7 +278,7 @@ def _blobs(cell: np.ndarray, p: int, head: bool
                 y:y + h, x:x + w] == i))
         if large_digit and w <= 0.7 * p and y + h > 0.6 * p:
             large = labels == i if large is None else large | (labels == i)
-        elif NOTE_LOW * p <= h < NOTE_HIGH * p and w <= 0.25 * p and \
-                area >= 0.25 * h * max(w, 2) and not (head and y < 0.45 * p):
+        elif NOTE_LOW * p <= h < NOTE_HIGH * p and w <= 0.25 * p and not dotted[i - 1] \
+                and area >= 0.25 * h * max(w, 2) and not (head and y < 0.45 * p):
             small += 1
     return large, small
