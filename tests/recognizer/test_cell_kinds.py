@@ -106,10 +106,6 @@ def test_light_pencil_digits_are_seen_and_read_right_or_doubtfully():
     assert as_entry / total >= 0.93, as_entry / total
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known gap: marks refine only pages the cell model already finds written on, and on "
-    "these pages it misses most light digits (main reads 24-29 of ~53 as blank); passes "
-    "with marks on every page, which costs print-only photos (see cell_kinds.py)"))
 def test_light_pencil_pages_with_a_shadow_edge_across_the_grid():
     """A hand's or the phone's shadow across a page written in light pencil: no written
     digit is read as blank, in the shade or out of it, and no blank cell on either side
@@ -123,10 +119,6 @@ def test_light_pencil_pages_with_a_shadow_edge_across_the_grid():
         assert not ((labels == 0) & (kind != 0)).any(), seed
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known gap: marks refine only pages the cell model already finds written on, and on "
-    "these pages it misses most light digits (main reads 24-29 of ~53 as blank); passes "
-    "with marks on every page, which costs print-only photos (see cell_kinds.py)"))
 def test_light_pencil_pages_in_tinted_light():
     """Warm lamp light over a page written in light pencil (as a red-tinted val photo):
     main read 28 and 29 of two pages' digits as blank. None is now, and at least 95 % are
