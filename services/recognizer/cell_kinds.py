@@ -507,22 +507,45 @@ def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray,
 
 def read_straight_kinds(straight: np.ndarray, classic: np.ndarray | None = None) -> CellKinds:
     """read_cell_kinds of a grid already straightened at CELL pixels per cell."""
+    return kinds_of(kind_evidence(straight, classic))
+
+
+@dataclass
+class KindEvidence:
+    """What the kinds of a page's cells are decided from (see kind_evidence)."""
+
+    probs: np.ndarray  # (SIZE*SIZE, 20) the cell model's classes, the classic model heeded
+    as_read: np.ndarray  # probs without notes in cells with a tall stroke
+    spans: np.ndarray  # stroke_spans
+    seen: Marks
+    classic: np.ndarray | None
+
+
+def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None) -> KindEvidence:
     probs = load_kind_model().predict_proba(straight_features(straight))
     if classic is not None:
         classic = np.asarray(classic, np.float64)
         probs = with_classic_doubt(
             with_printed_digits(with_classic_ink(probs, classic), classic), classic)
     spans = stroke_spans(straight)
-    as_read = without_tall_notes(probs, spans > NOTES_SPAN, classic)
-    seen = marks(straight)
-    writing = persons_marks(seen)
-    unexplained = writing & (_classic_blank(classic, len(probs)) > 0.5)
-    if not written_on(marginals(as_read).kinds, writing, unexplained):
-        return _print_view(as_read, classic, unexplained)
-    probs = with_mark_evidence(probs, seen.contrast, seen.span)
+    return KindEvidence(probs, without_tall_notes(probs, spans > NOTES_SPAN, classic), spans,
+                        marks(straight), classic)
+
+
+def kinds_of(ev: KindEvidence, noise_marks: float | None = None,
+             min_marks: int | None = None) -> CellKinds:
+    """The cells' kinds: a page written on (written_on) gets its cells' own marks weighed;
+    any other page the print view (_print_view). `noise_marks`, `min_marks`: other values
+    of NOISE_MARKS and MIN_MARKS (bench/written_on.py fits them)."""
+    writing = persons_marks(ev.seen, noise_marks)
+    unexplained = writing & (_classic_blank(ev.classic, len(ev.probs)) > 0.5)
+    if not written_on(marginals(ev.as_read).kinds, writing, unexplained, min_marks):
+        return _print_view(ev.as_read, ev.classic, unexplained)
+    seen = ev.seen
+    probs = with_mark_evidence(ev.probs, seen.contrast, seen.span)
     # A light pencil stroke breaks up at the page's ink scale: its span at its own too.
-    tall = (spans > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
-    probs = without_tall_notes(probs, tall, classic, mark_seen(seen.contrast, seen.span))
+    tall = (ev.spans > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
+    probs = without_tall_notes(probs, tall, ev.classic, mark_seen(seen.contrast, seen.span))
     kinds = marginals(with_peers(probs))
     kinds.written = True
     return kinds
@@ -585,10 +608,11 @@ NOISE_MARKS = 8.0
 MIN_MARKS = 30
 
 
-def persons_marks(seen: Marks) -> np.ndarray:
+def persons_marks(seen: Marks, noise_marks: float | None = None) -> np.ndarray:
     """(SIZE*SIZE,) bool: the cell holds a mark as dark as a person's writing (mark_seen)
-    once the page's pixel noise is taken off its contrast."""
-    return mark_seen(seen.contrast - NOISE_MARKS * seen.noise, seen.span) > 0.5
+    once the page's pixel noise (NOISE_MARKS sigmas) is taken off its contrast."""
+    k = NOISE_MARKS if noise_marks is None else noise_marks
+    return mark_seen(seen.contrast - k * seen.noise, seen.span) > 0.5
 
 
 def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
@@ -607,14 +631,15 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
 
 
 def written_on(kinds: np.ndarray, writing: np.ndarray | None = None,
-               unexplained: np.ndarray | None = None) -> bool:
+               unexplained: np.ndarray | None = None, min_marks: int | None = None) -> bool:
     """Whether a page with these (SIZE, SIZE, 4) kind probabilities (the cell model's) is
     written on. `writing`: (SIZE*SIZE,) cells holding a person's marks (persons_marks);
     without it every cell counts as marked. `unexplained`: those the classic digit model
     sees blank. See MIN_ENTRIES."""
     sure = kinds.reshape(-1, len(KINDS)) > SURE_KIND
     marked = np.ones(len(sure), bool) if writing is None else np.asarray(writing, bool)
-    by_marks = unexplained is not None and int(np.sum(unexplained)) >= MIN_MARKS
+    by_marks = unexplained is not None and \
+        int(np.sum(unexplained)) >= (MIN_MARKS if min_marks is None else min_marks)
     return bool(((sure[:, 2] & marked).sum() >= MIN_ENTRIES
                  or (sure[:, 3] & marked).sum() >= MIN_NOTES or by_marks)
                 and sure[:, 1].sum() >= MIN_PRINTED)
