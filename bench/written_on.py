@@ -1,12 +1,12 @@
 """Fit and check the written-on decision of services/recognizer/cell_kinds.py.
 
 A page is taken as written on from a person's marks (persons_marks: a mark as dark as
-writing once NOISE_MARKS times the page's pixel noise is taken off) and, with MIN_MARKS,
-from how many cells the classic digit model sees blank hold one. This script reads pages
-of known truth once, keeps what the kinds are decided from (cell_kinds.kind_evidence),
-then scores every setting on a grid: cells read wrong (written pages: state blank /
-digit / notes as bench/half_solved.py scores it; print-only pages: the digit
-bench/recognition.py scores).
+writing once NOISE_MARKS times the page's pixel noise is taken off) and, with MIN_MARKS
+and MARKS_PRINTED, from how many cells the classic digit model sees blank hold one. This
+script reads pages of known truth once, keeps what the kinds are decided from
+(cell_kinds.kind_evidence), then scores every setting on a grid: cells read wrong
+(written pages: state blank / digit / notes as bench/half_solved.py scores it;
+print-only pages: the digit bench/recognition.py scores).
 
 Groups: synthetic print-only photos, one per failure class of bench/recognition.py
 (seeds 900 000 up, never the bench's 700 000 up); synthetic written pages, one per kind
@@ -53,8 +53,11 @@ WRITTEN_KINDS = {
     "light pencil, tinted light": {"light_pencil": True, "entry_share": 0.5,
                                    "tint": (1.0, 0.72, 0.62)},
 }
-NOISE_GRID = (0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
-MARKS_GRID = (5, 10, 15, 20, 25, 30, 35, 40, 81)  # 81: never by marks alone
+NOISE_GRID = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0, 24.0)
+MARKS_GRID = (5, 10, 15, 20, 30, 40, 82)  # 82: never by marks alone
+PRINTED_GRID = (10, 17, 20, 23)
+SHIPPED = (cell_kinds.NOISE_MARKS, cell_kinds.MIN_MARKS, cell_kinds.MARKS_PRINTED)
+SETTINGS = [(k, m, p) for k in NOISE_GRID for m in MARKS_GRID for p in PRINTED_GRID]
 
 
 def evidence_of(data: bytes):
@@ -104,10 +107,9 @@ def pages(print_count: int, written_count: int, photos: Path):
                 (folder / "images" / row["Name"]).read_bytes()
 
 
-def wrong_cells(ev, written: bool, labels: np.ndarray, noise_marks: float,
-                min_marks: int) -> tuple[int, bool]:
+def wrong_cells(ev, written: bool, labels: np.ndarray, setting: tuple) -> tuple[int, bool]:
     """(cells read wrong, page taken as written on) with one setting."""
-    kinds = cell_kinds.kinds_of(ev, noise_marks, min_marks)
+    kinds = cell_kinds.kinds_of(ev, setting)
     classic = np.asarray(ev.classic, float).reshape(9, 9, 10)
     cells = kinds.givens if kinds.written else classic / classic.sum(-1, keepdims=True)
     if written:  # bench/half_solved.py's states
@@ -123,14 +125,14 @@ def wrong_cells(ev, written: bool, labels: np.ndarray, noise_marks: float,
     return int((value != labels.ravel()).sum()), kinds.written
 
 
-def fit(rows: list[dict]) -> tuple[tuple[float, int], int]:
+def fit(rows: list[dict]) -> tuple[tuple, int]:
     """The setting with the fewest wrong cells over `rows`, ties to the fewest pages taken
     as written on, then to the larger (stricter) setting."""
     best = None
-    for setting in ((k, m) for k in NOISE_GRID for m in MARKS_GRID):
+    for setting in SETTINGS:
         cost = sum(r["scores"][setting][0] for r in rows)
         taken = sum(r["scores"][setting][1] for r in rows)
-        key = (cost, taken, -setting[0], -setting[1])
+        key = (cost, taken, *(-v for v in setting))
         if best is None or key < best[0]:
             best = (key, setting)
     return best[1], best[0][0]
@@ -159,13 +161,14 @@ def main() -> None:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             pickle.dump(rows, open(args.cache, "wb"))
     for r in rows:
-        r["scores"] = {(k, m): wrong_cells(r["ev"], r["written"], r["labels"], k, m)
-                       for k in NOISE_GRID for m in MARKS_GRID}
+        r["scores"] = {s: wrong_cells(r["ev"], r["written"], r["labels"], s) for s in SETTINGS}
     fitted = [r for r in rows if r["split"] != "val"]
     groups = sorted({r["group"] for r in rows})
     setting, cost = fit(fitted)
     print(f"{len(rows)} pages; shipped setting, fitted on every group (train/ photos only): "
-          f"NOISE_MARKS {setting[0]}, MIN_MARKS {setting[1]} ({cost} cells wrong)\n")
+          f"NOISE_MARKS {setting[0]}, MIN_MARKS {setting[1]}, MARKS_PRINTED {setting[2]} "
+          f"({cost} cells wrong; shipped: {cell_kinds.NOISE_MARKS}, {cell_kinds.MIN_MARKS}, "
+          f"{cell_kinds.MARKS_PRINTED})\n")
     print("| held-out group | setting fitted on the others | pages | taken as written | "
           "cells wrong | cells right | pages all right | with the shipped setting |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -173,20 +176,20 @@ def main() -> None:
     for group in groups:
         own, _ = fit([r for r in fitted if r["group"] != group])
         held = [r for r in rows if r["group"] == group]
-        scores = [wrong_cells(r["ev"], r["written"], r["labels"], *own) for r in held]
+        scores = [r["scores"][own] for r in held]
         wrong = sum(s[0] for s in scores)
-        shipped = sum(r["scores"][setting][0] for r in held)
+        shipped = sum(r["scores"][SHIPPED][0] for r in held)
         share = 1 - wrong / (81 * len(held))
-        print(f"| {group} | {own[0]}, {own[1]} | {len(held)} | {sum(s[1] for s in scores)} | "
-              f"{wrong} | {100 * share:.3f} % | {sum(s[0] == 0 for s in scores)} | "
-              f"{shipped} wrong |")
+        print(f"| {group} | {', '.join(map(str, own))} | {len(held)} | "
+              f"{sum(s[1] for s in scores)} | {wrong} | {100 * share:.3f} % | "
+              f"{sum(s[0] == 0 for s in scores)} | {shipped} wrong |")
         if worst is None or share < worst[0]:
             worst = (share, group)
     print(f"\nworst held-out group: {worst[1]}, {100 * worst[0]:.3f} % of cells right")
     by_phone = defaultdict(lambda: [0, 0, 0])
     for r in rows:
         if r["split"] == "val":
-            w, _ = r["scores"][setting]
+            w, _ = r["scores"][SHIPPED]
             a = by_phone[r["group"]]
             a[0] += 1
             a[1] += w

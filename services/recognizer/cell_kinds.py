@@ -532,14 +532,15 @@ def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None) -> Ki
                         marks(straight), classic)
 
 
-def kinds_of(ev: KindEvidence, noise_marks: float | None = None,
-             min_marks: int | None = None) -> CellKinds:
+def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
     """The cells' kinds: a page written on (written_on) gets its cells' own marks weighed;
-    any other page the print view (_print_view). `noise_marks`, `min_marks`: other values
-    of NOISE_MARKS and MIN_MARKS (bench/written_on.py fits them)."""
+    any other page the print view (_print_view). `setting`: other values of (NOISE_MARKS,
+    MIN_MARKS, MARKS_PRINTED) (bench/written_on.py fits them)."""
+    noise_marks, min_marks, marks_printed = setting or (NOISE_MARKS, MIN_MARKS, MARKS_PRINTED)
     writing = persons_marks(ev.seen, noise_marks)
     unexplained = writing & (_classic_blank(ev.classic, len(ev.probs)) > 0.5)
-    if not written_on(marginals(ev.as_read).kinds, writing, unexplained, min_marks):
+    if not written_on(marginals(ev.as_read).kinds, writing, unexplained, min_marks,
+                      marks_printed):
         return _print_view(ev.as_read, ev.classic, unexplained)
     seen = ev.seen
     probs = with_mark_evidence(ev.probs, seen.contrast, seen.span)
@@ -591,8 +592,10 @@ def kind_fields(kinds: CellKinds) -> dict:
 # cell model reads as sure entries (MIN_ENTRIES: print in a face the model has not seen
 # gives a few confident "entries", up to 9 on a real print-only photo in the shared dev
 # set) or as sure pencil notes (MIN_NOTES), or when MIN_MARKS cells the classic digit
-# model sees blank hold such a mark (light pencil the cell model reads as blank); and the
-# page shows the printed givens a written page still has (MIN_PRINTED).
+# model sees blank hold such a mark (light pencil the cell model reads as blank) on a page
+# whose print is read well (MARKS_PRINTED sure printed cells: stripes or fading that hide
+# much of the print leave marks the classic model cannot explain); and the page shows the
+# printed givens a written page still has (MIN_PRINTED).
 SURE_KIND = 0.9
 MIN_ENTRIES = 10
 MIN_NOTES = 1
@@ -603,9 +606,10 @@ MIN_PRINTED = 10
 # for written ones. A person's mark stands NOISE_MARKS times the page's pixel noise
 # above what mark_seen asks (heavy noise and dark photos give blank cells marks as dark
 # as light pencil, 0.4 of the print; their noise sigma is 0.02-0.06 of it, a clean
-# photo's 0.01).
-NOISE_MARKS = 8.0
-MIN_MARKS = 30
+# photo's about 0.01).
+NOISE_MARKS = 16.0
+MIN_MARKS = 10
+MARKS_PRINTED = 20
 
 
 def persons_marks(seen: Marks, noise_marks: float | None = None) -> np.ndarray:
@@ -622,7 +626,8 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     On a page the person wrote on, a cell's probabilities become those of a printed
     given (an entry or notes count as no given), so the puzzle is the printed one and
     the repair weighs a cell's kind like any other reading. On a print-only page the
-    digit model's probabilities are kept as they were (the kind fields still come along).
+    digit model's probabilities are kept as they were, and the kind fields are its
+    blank / printed split (_print_view).
     """
     kinds = read_cell_kinds(colour, lattice, probs)
     if kinds.written:
@@ -631,15 +636,16 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
 
 
 def written_on(kinds: np.ndarray, writing: np.ndarray | None = None,
-               unexplained: np.ndarray | None = None, min_marks: int | None = None) -> bool:
+               unexplained: np.ndarray | None = None, min_marks: int = MIN_MARKS,
+               marks_printed: int = MARKS_PRINTED) -> bool:
     """Whether a page with these (SIZE, SIZE, 4) kind probabilities (the cell model's) is
     written on. `writing`: (SIZE*SIZE,) cells holding a person's marks (persons_marks);
     without it every cell counts as marked. `unexplained`: those the classic digit model
     sees blank. See MIN_ENTRIES."""
     sure = kinds.reshape(-1, len(KINDS)) > SURE_KIND
     marked = np.ones(len(sure), bool) if writing is None else np.asarray(writing, bool)
-    by_marks = unexplained is not None and \
-        int(np.sum(unexplained)) >= (MIN_MARKS if min_marks is None else min_marks)
+    by_marks = unexplained is not None and int(np.sum(unexplained)) >= min_marks and \
+        sure[:, 1].sum() >= marks_printed
     return bool(((sure[:, 2] & marked).sum() >= MIN_ENTRIES
                  or (sure[:, 3] & marked).sum() >= MIN_NOTES or by_marks)
                 and sure[:, 1].sum() >= MIN_PRINTED)
