@@ -439,6 +439,9 @@ def main() -> None:
     parser.add_argument("--kind", default="auto", choices=["auto", "sudoku", "classic"],
                         help="the kind sent with every picture (all of them are classic); "
                              "'classic' reads with the classic reader alone, no kind detection")
+    parser.add_argument("--sets", nargs="+", default=None, metavar="WORD",
+                        help="only the synthetic 9x9 sets whose name holds one of these words "
+                             "(e.g. dark stripes noise); each keeps its own seeds")
     args = parser.parse_args()
     count = 10 if args.quick else args.count
 
@@ -461,8 +464,10 @@ def main() -> None:
                                                            4), args.kind, solve=False))
         notes.append(HALF_SOLVED_CREDIT)
     names = ["screenshot", "flat photo", "curved photo", *FAILURE_CLASSES]
+    chosen = [(i, name) for i, name in enumerate(names)
+              if args.sets is None or any(word in name for word in args.sets)]
     results += [run(name, synthetic_set(name, count, args.seed + 1000 * i), args.kind)
-                for i, name in enumerate(names)] if nines else []
+                for i, name in chosen] if nines else []
     sizes = size_results(count, args.seed) if args.sizes != "without" and \
         args.nonograms != "only" else []
     nonograms = nonogram_results(count, args.seed + 100_000) \
