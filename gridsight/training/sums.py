@@ -62,9 +62,6 @@ def photo_options(rng: random.Random) -> dict:
 
 
 PROGRESS_SHARE = 0.3  # training grids drawn as puzzles in progress
-# Print-style grids photographed; the rest are screenshots, as a newspaper's own site
-# shows them (fine dotted cages on clean pixels, which photos never teach the walls).
-PRINT_PHOTOS = 0.7
 
 
 def cell_size(rng: random.Random) -> int:
@@ -98,7 +95,7 @@ def sample_killer(seed: int, style: str | None = None, photo: bool | None = None
                           margin=rng.randint(6, 40), sum_font=font, marks=marks)
     info = dict(image.info, style=name)
     truth = np.asarray(info["lattice"], float)
-    if photo if photo is not None else (name == "print" and rng.random() < PRINT_PHOTOS):
+    if photo if photo is not None else name == "print":
         image, t = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
         truth = t.lattice
     elif rng.random() < 0.3:
