@@ -552,6 +552,9 @@ def widen(style: KillerStyle, rng: random.Random) -> KillerStyle:
     if rng.random() < 0.3:
         low = out.grid.thick / 2 + 0.04
         out = replace(out, inset=rng.uniform(low, max(low, 0.22)))
-    if rng.random() < TIGHT_SHARE:
-        out = replace(out, sum_tracking=rng.uniform(-0.14, 0.0))
+    # Drawn from a side stream of `rng` (its state read, not advanced): every other draw,
+    # and so every training picture but its sums' spacing, stays as it was.
+    side = random.Random(repr(rng.getstate()[1][:8]))
+    if side.random() < TIGHT_SHARE:
+        out = replace(out, sum_tracking=side.uniform(-0.14, 0.0))
     return out
