@@ -59,7 +59,7 @@ from gridsight.synth.render import render_sudoku  # noqa: E402
 from gridsight.training.sums import cell_size, photo_options, train  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.recognizer import sums as sum_reader  # noqa: E402
-from services.solver import solve_page  # noqa: E402
+from services.solver import repair, solve_page  # noqa: E402
 from services.solver.entries import page_marks  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -300,14 +300,19 @@ def held_out_model(grids: int, narrowing: dict, cache_dir: Path | None):
 
 
 def held_out(count: int, grids: int, folds: int, which: str = "all",
-             cache_dir: Path | None = None, digits_too: bool = False
+             cache_dir: Path | None = None, digits_too: bool = False,
+             only: list[str] | None = None, fold_numbers: list[int] | None = None
              ) -> tuple[list[str], list[str]]:
+    """`only` / `fold_numbers` (1-based): run just these styles / font folds of `which`,
+    so that each group can run on its own (in the background, one at a time)."""
     rows, notes, before = [], [], []
     groups = [(f"style '{s}' held out", dict(styles=sorted(set(TRAINED_STYLES) - {s})),
                style_cases(s, count, offset=500)) for s in TRAINED_STYLES
-              if which in ("all", "styles")]
+              if which in ("all", "styles") and (not only or s in only)]
     everything = frozenset(font_family(n) for n, _ in digit_fonts())
     for k, fold in enumerate(family_folds(folds) if which in ("all", "fonts") else []):
+        if fold_numbers and k + 1 not in fold_numbers:
+            continue
         # Trained without the fold's families; read pictures whose sums use only them.
         cases = [(seed, style, everything - fold)
                  for seed, style, _ in style_cases("mixed", count, offset=200 * k)]
@@ -352,17 +357,28 @@ def main() -> None:
     parser.add_argument("--digits-too", action="store_true",
                         help="held out: also read each group with the whole-number reader "
                              "off (the reading before it), same models, same run")
+    parser.add_argument("--folds", type=int, nargs="*",
+                        help="held out: only these font folds (1-based); with --only, "
+                             "the held-out styles to run")
+    parser.add_argument("--settle", type=float,
+                        help="the repair's settle budget in seconds for this run (default: "
+                             "the code's; raise it on a loaded machine, where the budget "
+                             "runs out before the repair settles)")
     parser.add_argument("--model-cache", type=Path,
                         help="held-out models: load from / save to this folder")
     args = parser.parse_args()
     count = 10 if args.quick else args.n
+    if args.settle is not None:
+        repair.solve_reading.__defaults__ = (*repair.solve_reading.__defaults__[:-1],
+                                             args.settle)
     started = time.perf_counter()
     if args.held_out:
         lines, notes = held_out(count, args.train_grids, args.family_folds, args.groups,
-                                args.model_cache, args.digits_too)
+                                args.model_cache, args.digits_too, args.only, args.folds)
         title = f"Killer recognition, held-out groups ({args.groups}, " \
                 f"{args.train_grids} training grids per group)"
-        out = f"recognition_killer_heldout_{args.groups}.md"
+        picked = "-".join([*(args.only or []), *map(str, args.folds or [])])
+        out = f"recognition_killer_heldout_{args.groups}{'_' + picked if picked else ''}.md"
     else:
         lines, notes = shipped(count, args.only)
         title, out = "Killer recognition, shipped models", "recognition_killer.md"

@@ -43,6 +43,9 @@ class KillerStyle:
     outline: bool = True  # False: cages told apart by their fill colours alone
     sum_bold: bool | None = None  # True: bold faces only for the sums
     texture: float = 0.0  # grain of a textured ground, in grey levels (standard deviation)
+    # Space added between a sum's digits, as a share of their height: negative sets them
+    # tight, so that they touch or overlap as in small bold faces of some apps.
+    sum_tracking: float = 0.0
 
 
 STYLES: dict[str, KillerStyle] = {
@@ -417,15 +420,29 @@ def _draw_sums(draw, layout: Layout, look: KillerStyle, puzzle: KillerPuzzle, fo
     width = look.cage_width * p
     offset = d - 0.3 * width if look.sum_box else d + width / 2 + 0.05 * p
     offset = max(offset, 0.07 * p)
+    step = look.sum_tracking * look.sum_height * p
     for (r, c), total in head_cells(puzzle).items():
         x, y = layout.line_pos(c) + offset, layout.line_pos(r) + offset
         text = str(total)
-        box = draw.textbbox((x, y), text, font=font, anchor="lt")
+        # Each digit at the font's own advance plus the tracking (the font's kerning is
+        # lost, as in apps that set numbers digit by digit).
+        starts = [x]
+        for ch in text[:-1]:
+            starts.append(starts[-1] + font.getlength(ch) + step)
+        parts = [draw.textbbox((sx, y), ch, font=font, anchor="lt")
+                 for sx, ch in zip(starts, text, strict=True)] if step else \
+            [draw.textbbox((x, y), text, font=font, anchor="lt")]
+        box = (min(b[0] for b in parts), min(b[1] for b in parts),
+               max(b[2] for b in parts), max(b[3] for b in parts))
         if look.sum_box:
             pad = max(1, round(0.03 * p))
             draw.rectangle([box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad],
                            fill=paper.get((r, c), look.grid.background))
-        draw.text((x, y), text, fill=look.sum_colour, font=font, anchor="lt")
+        if step == 0:
+            draw.text((x, y), text, fill=look.sum_colour, font=font, anchor="lt")
+        else:
+            for sx, ch in zip(starts, text, strict=True):
+                draw.text((sx, y), ch, fill=look.sum_colour, font=font, anchor="lt")
         boxes[(r, c)] = box
     return boxes
 
@@ -567,6 +584,9 @@ GROUNDS = ((255, 255, 255), (246, 244, 238), (236, 236, 236), (222, 226, 232), (
            (214, 214, 210), (200, 200, 198), (228, 236, 228))
 
 
+TIGHT_SHARE = 0.3  # training styles whose sums are set tight, digits touching
+
+
 def widen(style: KillerStyle, rng: random.Random) -> KillerStyle:
     """More variety than `vary` for training: any light ground (tinted, grey, grainy),
     insets from tight to deep. A style left out of training is then still unlike
@@ -581,4 +601,9 @@ def widen(style: KillerStyle, rng: random.Random) -> KillerStyle:
     if rng.random() < 0.3:
         low = out.grid.thick / 2 + 0.04
         out = replace(out, inset=rng.uniform(low, max(low, 0.22)))
+    # Drawn from a side stream of `rng` (its state read, not advanced): every other draw,
+    # and so every training picture but its sums' spacing, stays as it was.
+    side = random.Random(repr(rng.getstate()[1][:8]))
+    if side.random() < TIGHT_SHARE:
+        out = replace(out, sum_tracking=side.uniform(-0.14, 0.0))
     return out

@@ -53,6 +53,7 @@ SHIFTED = 0.25  # text heights a digit's top or baseline may lie off the number'
 NUMBER_H, NUMBER_W = 24, 48  # the whole number's normalised image (text height 20 px)
 NUMBER_TEXT = 20
 DASH_LIKE = 1.5  # a bar this much longer than the outline's dashes is no dash of it
+GRAIN_SHARE = 0.4  # a blob whose darkest ink is fainter than this share of the digits'
 BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong side
 
 
@@ -164,6 +165,12 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
             blobs.append((x + cut, y, w - cut, h, count + i, False))
             continue
         blobs.append((x, y, w, h, i, line))
+    # The digits of a sum are printed in one ink: a blob far fainter than the darkest
+    # digit-shaped one is grain of a textured ground clumped into a digit-sized shape
+    # (it may be taller than the digits and would then be taken for the number).
+    printed = [peak[b[4] % count] for b in blobs if not b[5]]
+    if printed:
+        blobs = [b for b in blobs if peak[b[4] % count] >= GRAIN_SHARE * max(printed)]
     if not blobs:
         return []
     # The sum is the top line of the corner; its tallest blob is a digit (dots and dashes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -20,6 +21,7 @@ from gridsight.synth.killer_render import (
     pick_sum_font,
     render_killer,
     vary,
+    widen,
 )
 from gridsight.training.sums import sample_killer
 from services.recognizer import recognize
@@ -169,3 +171,24 @@ def test_textured_ground_is_not_read_as_digits():
     data, _, _, _ = screenshot(41, "textured", cell_px=55)
     reading = recognize(data, "killer")
     assert (np.asarray(reading.cells).argmax(axis=-1) == 0).all()
+
+
+def test_training_sets_some_sums_tight_so_their_digits_touch():
+    looks = [widen(vary(TRAINED_STYLES["web"], random.Random(k)), random.Random(k))
+             for k in range(60)]
+    tight = [look for look in looks if look.sum_tracking < 0]
+    assert 5 <= len(tight) <= 40
+    # Set tight, a two-digit sum is one blob of ink.
+    puzzle, _ = killer(11)
+    look = vary(ALL_STYLES["web"], random.Random(2))
+    for tracking, touching in ((0.0, False), (-0.14, True)):
+        image = render_killer(puzzle, style=replace(look, sum_tracking=tracking, outline=False,
+                                                    sum_box=False, band=None, selected=None),
+                              seed=3, cell_px=60, margin=0,
+                              sum_font="RobotoCondensed-Bold")
+        (r, c), total = max(image.info["sums"].items(), key=lambda kv: kv[1])
+        assert total >= 10
+        gray = np.asarray(image.convert("L"))
+        corner = gray[60 * r + 6:60 * r + 30, 60 * c + 6:60 * c + 50] < 128
+        count = cv2.connectedComponents(corner.astype(np.uint8), connectivity=8)[0] - 1
+        assert (count == 1) == touching, (tracking, count)
