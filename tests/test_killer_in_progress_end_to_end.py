@@ -1,21 +1,38 @@
 """A killer in progress over HTTP: gateway -> Redis -> recognizer worker -> solver worker.
-The cages are solved, and the person's digits, notes and wrong digit come back."""
+The cages are solved from the print, the person's digits and notes come back as such
+(none of them as givens), and the wrong digit is named: in an app's screenshot (entries
+in a colour of their own) and on a printed killer written on by hand (a dark pen's
+digits and a row of pencil notes)."""
 
 from __future__ import annotations
 
 import io
 import random
 
+import pytest
+
 from gridsight.synth.killer_render import in_progress, render_killer
 from gridsight.synth.puzzles import make_killer
 from tests.conftest import wait_for_job
 
+CASES = {
+    "app screenshot": dict(marks_seed=2, entry_share=0.4, notes_share=0.15,
+                           style="app", cell_px=56, by_hand=False),
+    "print written on by hand": dict(marks_seed=42, entry_share=0.35, notes_share=0.12,
+                                     style="print", cell_px=60, by_hand=True),
+}
 
-def test_killer_in_progress_lists_entries_notes_and_the_wrong_digit(client):
+
+@pytest.mark.parametrize("case", CASES)
+def test_killer_in_progress_lists_entries_notes_and_the_wrong_digit(client, case):
+    spec = CASES[case]
     puzzle, solution = make_killer(random.Random(41))
-    marks = in_progress(solution, random.Random(2), entry_share=0.4, notes_share=0.15, wrong=1)
+    marks = in_progress(solution, random.Random(spec["marks_seed"]),
+                        entry_share=spec["entry_share"], notes_share=spec["notes_share"],
+                        wrong=1)
     buffer = io.BytesIO()
-    render_killer(puzzle, style="app", seed=41, cell_px=56, marks=marks).save(buffer, "PNG")
+    render_killer(puzzle, style=spec["style"], seed=41, cell_px=spec["cell_px"], marks=marks,
+                  by_hand=spec["by_hand"]).save(buffer, "PNG")
     response = client.post("/v1/jobs", files={"image": ("killer.png", buffer.getvalue(),
                                                         "image/png")}, data={"kind": "auto"})
     assert response.status_code == 202
@@ -24,6 +41,7 @@ def test_killer_in_progress_lists_entries_notes_and_the_wrong_digit(client):
     assert job["reading"]["kind"] == "killer"
     assert job["status"] == "solved", result
     assert result["solution"] == solution
+    assert not any(map(any, result["puzzle"]["givens"] or [[0]]))  # the person's: no givens
     assert result["entries"] == marks.entries
     assert sorted(map(tuple, result["notes"])) == sorted(marks.notes)
     (r, c) = next((r, c) for r in range(9) for c in range(9)

@@ -6,7 +6,9 @@ number in its corner (every cage has one), and those numbers add up to the grid'
 notes taken for walls and sums) finds numbers in some of its "cage heads" only, adding up
 to anything. So the killer probability weighs three shares, each from 0 to 1: cage heads
 with a number (counted twice: the strongest sign), how close the numbers come to 405,
-and the share of edges that are walls.
+and the share of edges that are walls. A number read with doubt may be no cage's sum at
+all (a person's digit written into a cell's corner): the total counts with or without
+the doubtful numbers, whichever comes closer to 405.
 
 An explicit kind is honoured: the picture is read as asked, and when it looks like the
 other kind the Reading carries a warning saying so. Only a "killer" request on a picture
@@ -27,14 +29,16 @@ TOTAL_SLACK = 0.3  # the numbers' total may miss 405 by this share before it cou
 NUMBERED_FROM, NUMBERED_TO = 0.6, 0.9  # share of numbered heads: no evidence .. full evidence
 THRESHOLD = 3.3  # of the 4 points of evidence; a killer with a few sums misread keeps above
 STEEPNESS = 8.0
+SURE_SUM = 0.9  # a sum read at least this surely counts in the total whatever it does to it
 LOOKS_LIKE = 0.9  # an explicit kind is warned about when the other is at least this likely
 
 
 def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: int,
-                       heads_with_numbers: int, sum_total: int) -> float:
+                       heads_with_numbers: int, sum_total: int,
+                       doubtful_total: int = 0) -> float:
     """Probability that the grid is a killer sudoku, from what the killer reader found:
-    wall probabilities, cage heads, heads whose corner holds a number, and the total of
-    the numbers read."""
+    wall probabilities, cage heads, heads whose corner holds a number, the total of the
+    numbers read, and the part of it read with doubt (top reading below SURE_SUM)."""
     if heads < MIN_HEADS:
         return 1.0 / (1.0 + math.exp(STEEPNESS * THRESHOLD))
     walls = np.concatenate([np.ravel(walls_right), np.ravel(walls_down)])
@@ -43,7 +47,8 @@ def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: i
     numbered = heads_with_numbers / heads
     numbered_share = min(max((numbered - NUMBERED_FROM) / (NUMBERED_TO - NUMBERED_FROM), 0.0),
                          1.0)
-    total_share = max(0.0, 1.0 - abs(sum_total - GRID_TOTAL) / (TOTAL_SLACK * GRID_TOTAL))
+    miss = min(abs(sum_total - GRID_TOTAL), abs(sum_total - doubtful_total - GRID_TOTAL))
+    total_share = max(0.0, 1.0 - miss / (TOTAL_SLACK * GRID_TOTAL))
     evidence = 2 * numbered_share + total_share + wall_share  # 0 .. 4
     return 1.0 / (1.0 + math.exp(-STEEPNESS * (evidence - THRESHOLD)))
 

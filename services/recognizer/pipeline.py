@@ -37,7 +37,7 @@ from services.recognizer.killer import (
     reading_fields,
 )
 from services.recognizer.killer_marks import read_marks
-from services.recognizer.kind import MIN_HEADS, decide, killer_probability
+from services.recognizer.kind import MIN_HEADS, SURE_SUM, decide, killer_probability
 from services.recognizer.lattice import (
     even_lattice,
     lattice_fit,
@@ -605,9 +605,11 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE  # as asked, and it looks so
     else:
         killer = read_upright_killer(gray, in_colour(), corners, turns)
+        head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
         read_as, confidence, warnings = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
-            sum(s.candidates[0].value for s in killer.sums if tuple(s.cell) in killer.heads)),
+            sum(top.value for top in head_sums),
+            doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM)),
             sums_found=killer.numbered_heads >= MIN_HEADS)
         lap("killer")
         if read_as == "killer":

@@ -71,6 +71,14 @@ def test_kind_probability_and_decisions():
     # numbers sit in some heads only and do not add up to 405.
     assert killer_probability(*walls, heads=15, heads_with_numbers=12, sum_total=365) < 0.2
     assert killer_probability(*walls, heads=32, heads_with_numbers=21, sum_total=420) < 0.05
+    # A person's digits written into cells' corners read, with doubt, as extra sums: a
+    # printed killer written on by hand (38 heads, every one numbered, 493 in all, of which
+    # 88 read below 0.9) is still a killer; the doubtful part cannot rescue a classic page.
+    assert killer_probability(*walls, heads=38, heads_with_numbers=38, sum_total=493) < 0.5
+    assert killer_probability(*walls, heads=38, heads_with_numbers=38, sum_total=493,
+                              doubtful_total=88) > 0.9
+    assert killer_probability(*walls, heads=32, heads_with_numbers=21, sum_total=420,
+                              doubtful_total=15) < 0.05
     assert decide("auto", 0.97) == ("killer", 0.97, [])
     assert decide("sudoku", 0.5)[:2] == ("sudoku", 0.5)
     # An explicit kind is honoured; the other kind's look is a warning.
