@@ -417,8 +417,12 @@ def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
                    darkness[:, margin:margin + width * CLUE_CELL])
     heights = [g.h for g in left + above]
     if not heights:
+        # The shape goes with it: a grid counted wider or taller than square is no
+        # sudoku, and its thin lines may have vanished at the working size (25x30 counted
+        # as its 5x6 blocks, whose clues then fall outside the view); it is read again finer.
         raise NotANonogram("no clue numbers were found left of and above the grid: this "
-                           "does not look like a nonogram (send it with kind 'auto')")
+                           "does not look like a nonogram (send it with kind 'auto')",
+                           square=width == height)
     text_height = float(np.median(heights))
     rows: list[list[Glyph]] = [[] for _ in range(height)]
     for g in left:

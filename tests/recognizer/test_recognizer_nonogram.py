@@ -156,6 +156,30 @@ def test_photo_of_faint_thin_lines_is_read_as_a_nonogram(seed):
     assert result.status != "solved" or result.solution == picture
 
 
+def test_photo_of_a_large_grid_whose_thin_lines_vanish_is_read_again_finer():
+    """A 30x25 grid photographed at 2400 px: shrunk to the working size its thin lines
+    vanish and the grid counts as its 6x5 blocks, beside which no clue is found. That
+    verdict said "square" whatever the shape, so the picture passed for a sudoku with no
+    clues and was read as a sudoku (bench photo 174027, 25x30, the same way). A grid
+    counted wider or taller than square is read again finer."""
+    from gridsight.synth.puzzles import make_nonogram
+    from services.solver import solve_puzzle
+
+    rng = random.Random(4)
+    while True:
+        puzzle, picture = make_nonogram(rng, 30, 25, rng.uniform(0.45, 0.6), smooth=1)
+        if solve_puzzle(puzzle).verdict == "unique":
+            break
+    image = render_nonogram(puzzle, style="app", seed=4, held_out_fonts=False, title=True)
+    image, _ = photograph(image, rng=np.random.default_rng(4), fill=(0.85, 0.95),
+                          rotation=4, perspective=0.04, out_size=(2400, 1800))
+    reading = recognize(to_bytes(image, "JPEG", quality=90))
+    assert reading.kind == "nonogram"
+    assert (reading.width, reading.height) == (30, 25)
+    result = solve_page(reading)
+    assert result.status != "solved" or result.solution == picture
+
+
 @pytest.mark.parametrize("seed", [910002, 910007, 910032, 910016, 800010])
 def test_touching_ones_and_broad_digits_are_told_by_the_face(seed):
     """Two 1s that touch ('11') were read as one '1' (the classifier reads both so), a
