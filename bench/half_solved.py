@@ -186,7 +186,9 @@ def main() -> None:
 
 
 def written_on(reading) -> bool:
-    """Whether the recognizer took the page as written on (see cell_kinds.py)."""
+    """Whether the page looks written on from its reading's kind fields alone (the
+    recognizer's own decision, cell_kinds.written_on, also weighs marks the Reading does
+    not carry: this count can differ from it on a few pages)."""
     sure = np.asarray(reading.cell_kinds) > SURE_KIND
     return bool(sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES)
 

@@ -382,9 +382,7 @@ def without_tall_notes(probs: np.ndarray, tall: np.ndarray, classic: np.ndarray 
     the cell model read 8 large digits (light pencil, a red-tinted photo) and 3 blanks
     crossed by a shadow's edge as notes."""
     out = probs.copy()
-    seen_blank = np.ones(len(probs)) if classic is None else \
-        classic.reshape(len(probs), -1)[:, 0] / np.maximum(
-            classic.reshape(len(probs), -1).sum(axis=1), 1e-12)
+    seen_blank = _classic_blank(classic, len(probs))
     if marked is not None:
         seen_blank = seen_blank * (1.0 - marked)
     for k in np.flatnonzero(tall):
@@ -574,8 +572,7 @@ def _print_view(as_read: np.ndarray, classic: np.ndarray | None,
     kinds = marginals(with_peers(as_read))
     if classic is None:
         return kinds
-    n = len(as_read)
-    blank = _classic_blank(classic, n).reshape(SIZE, SIZE)
+    blank = _classic_blank(classic, len(as_read)).reshape(SIZE, SIZE)
     view = np.stack([blank, 1.0 - blank, np.zeros_like(blank), np.zeros_like(blank)], axis=-1)
     none = np.zeros((SIZE, SIZE, 10))
     none[..., 0] = 1.0
@@ -640,17 +637,13 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     return probs, kind_fields(kinds)
 
 
-def written_on(kinds: np.ndarray, writing: np.ndarray | None = None,
-               unexplained: np.ndarray | None = None, min_marks: int = MIN_MARKS,
-               marks_printed: int = MARKS_PRINTED) -> bool:
+def written_on(kinds: np.ndarray, writing: np.ndarray, unexplained: np.ndarray,
+               min_marks: int = MIN_MARKS, marks_printed: int = MARKS_PRINTED) -> bool:
     """Whether a page with these (SIZE, SIZE, 4) kind probabilities (the cell model's) is
     written on. `writing`: (SIZE*SIZE,) cells holding a person's marks (persons_marks);
-    without it every cell counts as marked. `unexplained`: those the classic digit model
-    sees blank. See MIN_ENTRIES."""
+    `unexplained`: those the classic digit model sees blank. See MIN_ENTRIES."""
     sure = kinds.reshape(-1, len(KINDS)) > SURE_KIND
-    marked = np.ones(len(sure), bool) if writing is None else np.asarray(writing, bool)
-    by_marks = unexplained is not None and int(np.sum(unexplained)) >= min_marks and \
-        sure[:, 1].sum() >= marks_printed
-    return bool(((sure[:, 2] & marked).sum() >= MIN_ENTRIES
-                 or (sure[:, 3] & marked).sum() >= MIN_NOTES or by_marks)
+    by_marks = int(np.sum(unexplained)) >= min_marks and sure[:, 1].sum() >= marks_printed
+    return bool(((sure[:, 2] & writing).sum() >= MIN_ENTRIES
+                 or (sure[:, 3] & writing).sum() >= MIN_NOTES or by_marks)
                 and sure[:, 1].sum() >= MIN_PRINTED)
