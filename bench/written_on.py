@@ -4,9 +4,10 @@ A page is taken as written on from a person's marks (persons_marks: a mark as da
 writing once NOISE_MARKS times the page's pixel noise is taken off) and, with MIN_MARKS
 and MARKS_PRINTED, from how many cells the classic digit model sees blank hold one. This
 script reads pages of known truth once, keeps what the kinds are decided from
-(cell_kinds.kind_evidence), then scores every setting on a grid: cells read wrong
-(written pages: state blank / digit / notes as bench/half_solved.py scores it;
-print-only pages: the digit bench/recognition.py scores).
+(cell_kinds.kind_evidence) and the straightened grid (the marks are measured again from
+it, so a change to cell_kinds.marks needs no new reading), then scores every setting on
+a grid: cells read wrong (written pages: state blank / digit / notes as
+bench/half_solved.py scores it; print-only pages: the digit bench/recognition.py scores).
 
 Groups: synthetic print-only photos, one per failure class of bench/recognition.py
 (seeds 900 000 up, never the bench's 700 000 up); synthetic written pages, one per kind,
@@ -63,12 +64,13 @@ SETTINGS = [(k, m, p) for k in NOISE_GRID for m in MARKS_GRID for p in PRINTED_G
 
 
 def evidence_of(data: bytes):
-    """(KindEvidence, the classic digit model's cells) of a picture, through recognize()."""
+    """(KindEvidence, the straightened grid) of a picture, through recognize()."""
     kept = {}
     original = cell_kinds.kind_evidence
 
     def spy(straight, classic=None):
         kept["ev"] = original(straight, classic)
+        kept["straight"] = straight
         return kept["ev"]
 
     cell_kinds.kind_evidence = spy
@@ -78,7 +80,7 @@ def evidence_of(data: bytes):
         return None
     finally:
         cell_kinds.kind_evidence = original
-    return kept.get("ev")
+    return (kept["ev"], kept["straight"]) if "ev" in kept else None
 
 
 def _png(image) -> bytes:
@@ -172,13 +174,15 @@ def main() -> None:
         if (group, name) in known:
             rows.append(known[group, name])
             continue
-        ev = evidence_of(data)
-        if ev is not None and ev.classic is not None:
+        found = evidence_of(data)
+        if found is not None and found[0].classic is not None:
             rows.append(dict(group=group, name=name, split=split, written=written,
-                             labels=labels, ev=ev))
+                             labels=labels, ev=found[0], straight=found[1]))
     if args.cache is not None:
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         pickle.dump(rows, open(args.cache, "wb"))
+    for r in rows:  # the marks as the code now measures them, whatever the cache holds
+        r["ev"].seen = cell_kinds.marks(r["straight"])
     for r in rows:
         r["scores"] = {s: wrong_cells(r["ev"], r["written"], r["labels"], s) for s in SETTINGS}
     fitted = [r for r in rows if r["split"] != "val"]

@@ -420,24 +420,87 @@ SPAN_LEVEL = 0.25
 
 def marks(straight: np.ndarray) -> Marks:
     """The darkest marks in each cell's inset, from a grid straightened at CELL pixels per
-    cell. contrast: the inset's 99th percentile of darkness against the paper around it,
-    as a share of the page's darkest ink (the 99.5th percentile over the grid: lines and
-    print). span: the height of the tallest blob of the mark's pixels (SPAN_LEVEL), as a
-    share of the inset."""
+    cell, once the page's own lines are taken out (page_lines). contrast: the inset's 99th
+    percentile of darkness against the paper around it, as a share of the page's darkest
+    ink (the 99.5th percentile over the grid: lines and print). span: the height of the
+    tallest blob of the mark's pixels (SPAN_LEVEL), as a share of the inset."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PAPER_KERNEL, PAPER_KERNEL))
     paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
     darkness = 1.0 - gray / np.maximum(paper, gray)
     page = max(0.15, float(np.percentile(darkness, 99.5)))
-    m = int(MARK_MARGIN * CELL)
-    insets = darkness[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL) \
-        .transpose(0, 2, 1, 3)[:, :, m:CELL - m, m:CELL - m].reshape(SIZE * SIZE, CELL - 2 * m,
-                                                                     CELL - 2 * m)
+    grid = darkness[:SIZE * CELL, :SIZE * CELL] / page
+    noise = _pixel_noise(_insets(grid))
+    grid = np.where(page_lines(grid, noise), 0.0, grid)
+    insets = _insets(grid)
     flat = insets.reshape(SIZE * SIZE, -1)
     peak, ground = np.percentile(flat, 99, axis=1), np.median(flat, axis=1)
     level = ground + SPAN_LEVEL * (peak - ground)
     span = np.array([_tallest_blob(inset >= t) for inset, t in zip(insets, level, strict=True)])
-    return Marks(peak / page, span, _pixel_noise(insets) / page)
+    return Marks(peak, span, noise)
+
+
+def _insets(grid: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, side, side) each cell's inset (MARK_MARGIN clear of the grid lines)."""
+    m = int(MARK_MARGIN * CELL)
+    return grid.reshape(SIZE, CELL, SIZE, CELL).transpose(0, 2, 1, 3)[
+        :, :, m:CELL - m, m:CELL - m].reshape(SIZE * SIZE, CELL - 2 * m, CELL - 2 * m)
+
+
+# Page lines. A crease, the edge of a shadow or stripe, or a grid line the outline missed
+# runs straight through several cells and on across the grid lines between them; a
+# person's writing stays inside its cell. A line's pixels are LINE_LEVEL of the page's
+# darkest ink or darker (or LINE_NOISE sigmas of its pixel noise); it counts when it
+# crosses at least LINE_CELLS insets from side to side, dark along LINE_COVER of its
+# course in each, and its pixels (up to LINE_WIDTH from its axis) are then no marks.
+LINE_LEVEL = 0.12
+LINE_NOISE = 4.0
+LINE_CELLS = 2
+LINE_COVER = 0.8
+LINE_WIDTH = 3
+
+
+def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
+    """(SIZE*CELL, SIZE*CELL) bool: the pixels of `grid` (darkness as a share of the
+    page's darkest ink, a grid straightened at CELL pixels per cell) that lie on a page
+    line (see LINE_LEVEL): straight runs found by a Hough transform on the insets' dark
+    pixels, kept when they cross LINE_CELLS insets fully."""
+    m = int(MARK_MARGIN * CELL)
+    within = np.arange(SIZE * CELL) % CELL
+    inside = (within >= m) & (within < CELL - m)
+    in_inset = inside[:, None] & inside[None, :]
+    dark = (grid >= max(LINE_LEVEL, LINE_NOISE * noise)) & in_inset
+    near = cv2.dilate(dark.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    found = cv2.HoughLinesP(dark.astype(np.uint8) * 255, 1, np.pi / 180, threshold=CELL,
+                            minLineLength=int(1.4 * CELL), maxLineGap=2 * m + 6)
+    lines = np.zeros(grid.shape, np.uint8)
+    for x0, y0, x1, y1 in ([] if found is None else found[:, 0]):
+        if _crosses_cells(near, in_inset, (x0, y0), (x1, y1)):
+            cv2.line(lines, (int(x0), int(y0)), (int(x1), int(y1)), 1, 2 * LINE_WIDTH + 1)
+    return (lines > 0) & (grid >= 0.5 * max(LINE_LEVEL, LINE_NOISE * noise))
+
+
+def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end) -> bool:
+    """Whether the segment from `start` to `end` (x, y) crosses LINE_CELLS insets from
+    side to side, dark (`near`) along LINE_COVER of its course in each and at both of
+    its ends there (a stroke inside a cell stops short of the inset's edge)."""
+    length = int(np.hypot(end[0] - start[0], end[1] - start[1])) + 1
+    t = np.linspace(0.0, 1.0, length)
+    xs = np.clip(np.round(start[0] + t * (end[0] - start[0])).astype(int), 0, near.shape[1] - 1)
+    ys = np.clip(np.round(start[1] + t * (end[1] - start[1])).astype(int), 0, near.shape[0] - 1)
+    inside, on = in_inset[ys, xs], near[ys, xs]
+    # Runs of the course inside one inset; the segment's own two ends may stop anywhere.
+    edges = np.flatnonzero(np.diff(np.r_[0, inside.astype(np.int8), 0]))
+    crossed = 0
+    for a, b in zip(edges[::2], edges[1::2], strict=True):
+        if b - a < 4:
+            continue  # a corner clipped
+        run = on[a:b]
+        ends_ok = (a == 0 or run[:3].all()) and (b == length or run[-3:].all())
+        if run.mean() < LINE_COVER or not ends_ok:
+            return False
+        crossed += a > 0 and b < length or b - a >= CELL - 2 * int(MARK_MARGIN * CELL) - 2
+    return crossed >= LINE_CELLS
 
 
 def _pixel_noise(insets: np.ndarray) -> float:

@@ -163,6 +163,39 @@ def test_marks_follow_a_shadow_edge_and_see_light_pencil_in_the_shade():
         assert seen.span[entries].min() >= MARK_HEIGHT
 
 
+@pytest.mark.parametrize("line", ["crease", "grid line inside the cells"])
+def test_a_line_across_the_page_is_no_persons_mark(line):
+    """A crease, or a grid line the outline missed (a deep shadow at the grid's corner),
+    runs straight through several cells and on across the grid lines: marks() takes it
+    out, so the blank cells it crosses show no mark, while light pencil digits (one of
+    them crossed too) keep theirs. Main measured such a line as a mark in every cell."""
+    import cv2
+
+    from services.recognizer.cell_kinds import CELL, NO_MARK, TALL_MARK_SEEN, marks
+    from services.recognizer.cells import straighten
+
+    page = half_solved_page(91, light_pencil=True, entry_share=0.5)
+    colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
+    straight = straighten(colour, np.asarray(page.image.info["lattice"], float), CELL)
+    labels = np.array(page.labels).ravel()
+    entries = np.array(page.entries).ravel() > 0
+    marked = straight.copy()
+    if line == "crease":  # thin and light, at a slant down the grid, through the digits
+        start, end, grey, width = (round(7.2 * CELL), 0), (round(7.8 * CELL), 9 * CELL), 150, 1
+    else:  # dark and straight down a column, a fifth of the way into its cells
+        x = round(6.2 * CELL)
+        start, end, grey, width = (x, 0), (x + 3, 9 * CELL), 60, 2
+    cv2.line(marked, start, end, (grey, grey, grey), width, cv2.LINE_AA)
+    crossed = cv2.line(np.zeros(straight.shape[:2], np.uint8), start, end, 1, 1)
+    crossed = crossed[:9 * CELL, :9 * CELL].reshape(9, CELL, 9, CELL)[:, 8:32, :, 8:32]
+    crossed = crossed.any(axis=(1, 3)).ravel()
+    assert (crossed & (labels == 0)).sum() >= 3 and (crossed & entries).any()
+    assert marks(straight).contrast[crossed & (labels == 0)].max() < NO_MARK[1]
+    seen = marks(marked)
+    assert seen.contrast[crossed & (labels == 0)].max() < NO_MARK[1]
+    assert seen.contrast[entries].min() > TALL_MARK_SEEN[1]
+
+
 def test_a_cell_with_a_clear_mark_is_not_blank_and_one_with_none_is():
     from services.recognizer.cell_kinds import class_of, with_mark_evidence
 
