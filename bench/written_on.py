@@ -56,6 +56,14 @@ WRITTEN_KINDS = {
     "light pencil, tinted light": {"light_pencil": True, "entry_share": 0.5,
                                    "tint": (1.0, 0.72, 0.62)},
 }
+# Written pages photographed with a print-only failure class's page lines across them
+# (photograph() options): a crease or a stripe's edge must not hide, or pass for, the
+# person's faint marks. Photographed only.
+WRITTEN_PHOTO_KINDS = {
+    "light pencil, creases": ({"light_pencil": True, "entry_share": 0.5}, {"creases": 2}),
+    "light pencil, shadow stripes": ({"light_pencil": True, "entry_share": 0.5},
+                                     {"stripes": 3}),
+}
 NOISE_GRID = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0, 24.0)
 MARKS_GRID = (5, 10, 15, 20, 30, 40, 82)  # 82: never by marks alone
 PRINTED_GRID = (10, 17, 20, 23)
@@ -111,6 +119,14 @@ def pages(print_count: int, written_count: int, photos: Path):
             # Photographed: the sensor's grain is what a person's faint marks must beat.
             photo, _ = photograph(page.image, rng=np.random.default_rng(seed), fill=(0.6, 0.95),
                                   rotation=8, out_size=(1600, 1200))
+            yield f"written, photo: {kind}", str(seed), "synthetic", True, \
+                np.array(page.labels), _jpeg(photo)
+    for i, (kind, (options, photo_options)) in enumerate(WRITTEN_PHOTO_KINDS.items()):
+        for k in range(written_count):
+            seed = 5000 + 100 * (len(WRITTEN_KINDS) + i) + k
+            page = half_solved_page(seed, **options)
+            photo, _ = photograph(page.image, rng=np.random.default_rng(seed), fill=(0.6, 0.95),
+                                  rotation=8, out_size=(1600, 1200), **photo_options)
             yield f"written, photo: {kind}", str(seed), "synthetic", True, \
                 np.array(page.labels), _jpeg(photo)
     for split in ("train", "val"):

@@ -411,6 +411,7 @@ class Marks:
     contrast: np.ndarray
     span: np.ndarray
     noise: float = 0.0  # the page's pixel noise (sigma) in the insets, at contrast's scale
+    with_lines: np.ndarray | None = None  # contrast with the page's lines left in
 
 
 # A mark's pixels are those darker than this share of the way from the inset's median to
@@ -431,13 +432,14 @@ def marks(straight: np.ndarray) -> Marks:
     page = max(0.15, float(np.percentile(darkness, 99.5)))
     grid = darkness[:SIZE * CELL, :SIZE * CELL] / page
     noise = _pixel_noise(_insets(grid))
+    with_lines = np.percentile(_insets(grid).reshape(SIZE * SIZE, -1), 99, axis=1)
     grid = np.where(page_lines(grid, noise), 0.0, grid)
     insets = _insets(grid)
     flat = insets.reshape(SIZE * SIZE, -1)
     peak, ground = np.percentile(flat, 99, axis=1), np.median(flat, axis=1)
     level = ground + SPAN_LEVEL * (peak - ground)
     span = np.array([_tallest_blob(inset >= t) for inset, t in zip(insets, level, strict=True)])
-    return Marks(peak, span, noise)
+    return Marks(peak, span, noise, with_lines)
 
 
 def _insets(grid: np.ndarray) -> np.ndarray:
@@ -449,41 +451,45 @@ def _insets(grid: np.ndarray) -> np.ndarray:
 
 # Page lines. A crease, the edge of a shadow or stripe, or a grid line the outline missed
 # runs straight through several cells and on across the grid lines between them; a
-# person's writing stays inside its cell. A line's pixels are LINE_LEVEL of the page's
+# person's writing stays inside its cell (two digits written one above the other line
+# up, but the paper between them is clear). A line's pixels are LINE_LEVEL of the page's
 # darkest ink or darker (or LINE_NOISE sigmas of its pixel noise); it counts when it
 # crosses at least LINE_CELLS insets from side to side, dark along LINE_COVER of its
-# course in each, and its pixels (up to LINE_WIDTH from its axis) are then no marks.
+# course in each and between them, and its pixels (up to LINE_WIDTH from its axis) are
+# then no marks.
 LINE_LEVEL = 0.12
 LINE_NOISE = 4.0
 LINE_CELLS = 2
 LINE_COVER = 0.8
-LINE_WIDTH = 3
+LINE_WIDTH = 4
 
 
 def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
     """(SIZE*CELL, SIZE*CELL) bool: the pixels of `grid` (darkness as a share of the
     page's darkest ink, a grid straightened at CELL pixels per cell) that lie on a page
     line (see LINE_LEVEL): straight runs found by a Hough transform on the insets' dark
-    pixels, kept when they cross LINE_CELLS insets fully."""
+    pixels, kept when they cross LINE_CELLS insets fully and run on between them."""
     m = int(MARK_MARGIN * CELL)
     within = np.arange(SIZE * CELL) % CELL
     inside = (within >= m) & (within < CELL - m)
     in_inset = inside[:, None] & inside[None, :]
-    dark = (grid >= max(LINE_LEVEL, LINE_NOISE * noise)) & in_inset
-    near = cv2.dilate(dark.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    level = max(LINE_LEVEL, LINE_NOISE * noise)
+    near = cv2.dilate((grid >= level).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    dark = (grid >= level) & in_inset
     found = cv2.HoughLinesP(dark.astype(np.uint8) * 255, 1, np.pi / 180, threshold=CELL,
                             minLineLength=int(1.4 * CELL), maxLineGap=2 * m + 6)
     lines = np.zeros(grid.shape, np.uint8)
     for x0, y0, x1, y1 in ([] if found is None else found[:, 0]):
         if _crosses_cells(near, in_inset, (x0, y0), (x1, y1)):
             cv2.line(lines, (int(x0), int(y0)), (int(x1), int(y1)), 1, 2 * LINE_WIDTH + 1)
-    return (lines > 0) & (grid >= 0.5 * max(LINE_LEVEL, LINE_NOISE * noise))
+    return (lines > 0) & (grid >= 0.5 * level)
 
 
 def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end) -> bool:
     """Whether the segment from `start` to `end` (x, y) crosses LINE_CELLS insets from
-    side to side, dark (`near`) along LINE_COVER of its course in each and at both of
-    its ends there (a stroke inside a cell stops short of the inset's edge)."""
+    side to side, dark (`near`) along LINE_COVER of its course in each and of each stretch
+    between two of them (across a grid line), and at both ends of each inset's course (a
+    stroke inside a cell stops short of the inset's edge)."""
     length = int(np.hypot(end[0] - start[0], end[1] - start[1])) + 1
     t = np.linspace(0.0, 1.0, length)
     xs = np.clip(np.round(start[0] + t * (end[0] - start[0])).astype(int), 0, near.shape[1] - 1)
@@ -491,15 +497,18 @@ def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end) -> bool:
     inside, on = in_inset[ys, xs], near[ys, xs]
     # Runs of the course inside one inset; the segment's own two ends may stop anywhere.
     edges = np.flatnonzero(np.diff(np.r_[0, inside.astype(np.int8), 0]))
+    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a >= 4]
+    full = CELL - 2 * int(MARK_MARGIN * CELL) - 2
+    for (_, b), (a, _) in zip(runs, runs[1:]):
+        if on[b:a].mean() < LINE_COVER:
+            return False  # clear paper between two cells: strokes in each, not one line
     crossed = 0
-    for a, b in zip(edges[::2], edges[1::2], strict=True):
-        if b - a < 4:
-            continue  # a corner clipped
+    for a, b in runs:
         run = on[a:b]
         ends_ok = (a == 0 or run[:3].all()) and (b == length or run[-3:].all())
         if run.mean() < LINE_COVER or not ends_ok:
             return False
-        crossed += a > 0 and b < length or b - a >= CELL - 2 * int(MARK_MARGIN * CELL) - 2
+        crossed += (a > 0 and b < length) or b - a >= full
     return crossed >= LINE_CELLS
 
 
@@ -543,18 +552,20 @@ def mark_seen(contrast: np.ndarray, height: np.ndarray) -> np.ndarray:
                     _log_ramp(contrast, *SMALL_MARK_SEEN))
 
 
-def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray,
-                       height: np.ndarray) -> np.ndarray:
+def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray, height: np.ndarray,
+                       with_lines: np.ndarray | None = None) -> np.ndarray:
     """Class probabilities whose blank share heeds the cell's own marks (see marks()):
     a mark as dark as TALL_MARK_SEEN (SMALL_MARK_SEEN if short) caps p(blank), and a
     cell with no mark at all gets p(blank) at least as high as NO_MARK says; the rest is
     shared out as the cell model had it. The cell model reads ink at the page's scale,
     set by the print: on the half-solved photos it took light pencil digits in a shadow
     (a third as dark as the print) for blank at p 0.9-1.0, and a blank crossed by a
-    shadow's edge for a printed digit."""
+    shadow's edge for a printed digit. `with_lines`: the contrast with the page's lines
+    left in (Marks.with_lines): a cell counts as having no mark only if that shows none
+    either, as a thin printed 1 that lines up with a digit below it is taken for a line."""
     blank = probs[:, 0]
     seen = mark_seen(contrast, height)
-    unmarked = 1.0 - _log_ramp(contrast, *NO_MARK)
+    unmarked = 1.0 - _log_ramp(contrast if with_lines is None else with_lines, *NO_MARK)
     new_blank = np.maximum(np.minimum(blank, 1.0 - seen), unmarked)
     out = probs * ((1.0 - new_blank) / np.maximum(1.0 - blank, 1e-12))[:, None]
     out[:, 0] = new_blank
@@ -606,7 +617,7 @@ def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
                       marks_printed):
         return _print_view(ev.as_read, ev.classic, unexplained)
     seen = ev.seen
-    probs = with_mark_evidence(ev.probs, seen.contrast, seen.span)
+    probs = with_mark_evidence(ev.probs, seen.contrast, seen.span, seen.with_lines)
     # A light pencil stroke breaks up at the page's ink scale: its span at its own too.
     tall = (ev.spans > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
     probs = without_tall_notes(probs, tall, ev.classic, mark_seen(seen.contrast, seen.span))
