@@ -477,7 +477,7 @@ def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
     near = cv2.dilate((grid >= level).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     dark = (grid >= level) & in_inset
     found = cv2.HoughLinesP(dark.astype(np.uint8) * 255, 1, np.pi / 180, threshold=CELL,
-                            minLineLength=int(1.4 * CELL), maxLineGap=2 * m + 6)
+                            minLineLength=int(1.4 * CELL), maxLineGap=5 * m)
     lines = np.zeros(grid.shape, np.uint8)
     for x0, y0, x1, y1 in ([] if found is None else found[:, 0]):
         if _crosses_cells(near, in_inset, (x0, y0), (x1, y1)):
