@@ -476,6 +476,8 @@ def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
     level = max(LINE_LEVEL, LINE_NOISE * noise)
     near = cv2.dilate((grid >= level).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     dark = (grid >= level) & in_inset
+    # Gaps up to 5 margins: a line at 30 degrees crosses 2m / sin 30 = 24 px of paper
+    # between two insets; _crosses_cells then asks that paper to be dark too.
     found = cv2.HoughLinesP(dark.astype(np.uint8) * 255, 1, np.pi / 180, threshold=CELL,
                             minLineLength=int(1.4 * CELL), maxLineGap=5 * m)
     lines = np.zeros(grid.shape, np.uint8)
