@@ -56,10 +56,17 @@ def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
 DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
 DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
 LINE_RUN = 0.15
+CROSSING = 0.3
 NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
 NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
 GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
 DIGIT_INK = 0.35
+NOTE_INK = 0.15  # pencil notes' strokes, as light as they come
+NOTE_LINE_RUN = 0.25
+# A row of notes: blobs with middles this close in height, reaching this far right,
+# the row's middle this far right at least (a sum's two digits: up to about 0.35).
+NOTE_ROW_SPREAD, NOTE_ROW_END, NOTE_ROW_MIDDLE = 0.12, 0.58, 0.44
+NOTE_ROW_GAP = 0.12  # notes of a row stand at most this far apart
 
 
 def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
@@ -77,13 +84,68 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     """
     p = cell_px
     # Lighter than the wall model's strokes: a pencil digit breaks up at that level, and
-    # its pieces would stay.
+    # its pieces would stay. Pencil notes, lighter still, break up even here: they are
+    # looked for among the faint strokes too (a large digit is not: at that level it
+    # runs into the cage outline beside it).
     strokes = ink >= DIGIT_INK
+    large = _written_blobs(strokes, p)
+    notes = _written_blobs(ink >= NOTE_INK, p, digits=False) & ~large
+    mask = large | notes
+    if not mask.any():
+        return ink
+    others = (strokes & ~mask).astype(np.float32)
+    ys, xs = np.nonzero(mask)
+    line = np.zeros_like(mask)
+    line[ys, xs] = _on_line(others, ys, xs, p, LINE_RUN)
+    # A row of faint notes written over a cage outline runs into the outline's dashes,
+    # and takes most of them with it: in a cell's row (column) where the strokes,
+    # notes and all, hold dashes along NOTE_LINE_RUN of the cell, the outline stays.
+    # (A row of notes crosses a row of pixels in short upright pieces.)
+    ys, xs = np.nonzero(notes)
+    dashes = np.stack([cv2.morphologyEx(strokes.astype(np.uint8), cv2.MORPH_OPEN,
+                                        np.ones(shape, np.uint8)) for shape in ((1, 3), (3, 1))])
+    line[ys, xs] |= _on_line(dashes[0].astype(np.float32), ys, xs, p, NOTE_LINE_RUN, 0) | \
+        _on_line(dashes[1].astype(np.float32), ys, xs, p, NOTE_LINE_RUN, 1)
+    # The anti-aliased fringe below the stroke threshold goes with it.
+    erase = (cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~line
+    out = ink.copy()
+    out[erase] = 0.0
+    return out
+
+
+def _on_line(others: np.ndarray, ys: np.ndarray, xs: np.ndarray, p: int, run: float,
+             axis: int | None = None) -> np.ndarray:
+    """Whether each pixel (ys, xs) lies in a row (axis 0) or a column (axis 1) of its cell,
+    or either (None), that holds `others` ink along `run` of the cell.
+
+    Lines crossing a row (the grid line and the outline down each side of the cell, a
+    column of ink along CROSSING of the cell) do not count for it, nor lines crossing a
+    column for that column: dotted sides, dot beside dot, would otherwise make a row."""
+    rows, cols = others.shape[0] // p, others.shape[1] // p
+    others = others[:rows * p, :cols * p]
+    along_rows = others.reshape(-1, cols, p).sum(axis=2)  # (H, cols)
+    along_cols = others.reshape(rows, p, -1).sum(axis=1)  # (rows, W)
+    across = np.repeat(along_cols >= CROSSING * p, p, axis=0)  # pixels of upright lines
+    level = np.repeat(along_rows >= CROSSING * p, p, axis=1)  # ... of lines along rows
+    out = np.zeros(len(ys), bool)
+    r, c = np.minimum(ys // p, rows - 1), np.minimum(xs // p, cols - 1)
+    if axis in (None, 0):
+        along_rows = (others * ~across).reshape(-1, cols, p).sum(axis=2)
+        out |= along_rows[np.minimum(ys, rows * p - 1), c] >= run * p
+    if axis in (None, 1):
+        along_cols = (others * ~level).reshape(rows, p, -1).sum(axis=1)
+        out |= along_cols[r, np.minimum(xs, cols * p - 1)] >= run * p
+    return out
+
+
+def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarray:
+    """Mask of the blobs of `strokes` that are large centred digits (unless not
+    `digits`) or written notes (see without_large_digits)."""
     # A digit written down to the grid line would join it, and the whole grid would be
     # one blob: the blobs are found with the grid lines cut out.
     apart = strokes.copy()
     band = max(1, round(GRID_BAND * p))
-    for k in range(0, max(ink.shape) + 1, p):
+    for k in range(0, max(strokes.shape) + 1, p):
         apart[max(0, k - band):k + band + 1] = False
         apart[:, max(0, k - band):k + band + 1] = False
     count, labels, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
@@ -93,33 +155,32 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     one_cell = (x // p == (x + w - 1) // p) & (y // p == (y + h - 1) // p)
     digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p) & one_cell
              & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
-             & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN))
+             & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN) & digits)
     # Pencil notes written in a row along a cell's top or bottom look like a dashed
     # line there; a note is thicker than any line both ways, and its middle lies inside
     # the band where outlines run (a blurred dotted line runs together into a bar as
-    # thick as a note; a sum's corner is kept too).
-    note = ((h >= NOTE_TALL[0] * p) & (h < NOTE_TALL[1] * p) & (w >= NOTE_WIDE * p)
-            & (w <= DIGIT_WIDE * p) & one_cell & ~((cx < 0.45) & (cy < 0.4))
-            & (np.abs(cx - 0.5) <= NOTE_MIDDLE) & (np.abs(cy - 0.5) <= NOTE_MIDDLE))
-    digit |= note
-    if not digit.any():
-        return ink
-    mask = np.isin(labels, 1 + np.flatnonzero(digit))
-    others = (strokes & ~mask).astype(np.float32)
-    rows, cols = ink.shape[0] // p, ink.shape[1] // p
-    # Other ink per row of each cell, and per column of each cell.
-    along_rows = others[:, :cols * p].reshape(-1, cols, p).sum(axis=2)  # (H, cols)
-    along_cols = others[:rows * p].reshape(rows, p, -1).sum(axis=1)  # (rows, W)
-    ys, xs = np.nonzero(mask)
-    on_line = (along_rows[ys, np.minimum(xs // p, cols - 1)] >= LINE_RUN * p) | \
-        (along_cols[np.minimum(ys // p, rows - 1), xs] >= LINE_RUN * p)
-    line = np.zeros_like(mask)
-    line[ys[on_line], xs[on_line]] = True
-    # The anti-aliased fringe below the stroke threshold goes with it.
-    erase = (cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~line
-    out = ink.copy()
-    out[erase] = 0.0
-    return out
+    # thick as a note).
+    shaped = ((h >= NOTE_TALL[0] * p) & (h < NOTE_TALL[1] * p) & (w <= DIGIT_WIDE * p)
+              & one_cell & (np.abs(cx - 0.5) <= NOTE_MIDDLE) & (np.abs(cy - 0.5) <= NOTE_MIDDLE))
+    note = shaped & (w >= NOTE_WIDE * p)
+    cell_of = (y // p) * (strokes.shape[1] // p + 1) + x // p
+    left, right = x % p / p, (x % p + w) / p
+    # A note '1' is as narrow as a dash of the outline's side: it is a note when a wider
+    # note stands next to it in its row.
+    for i in np.flatnonzero(shaped & ~note):
+        gap = np.maximum(left - right[i], left[i] - right)
+        note[i] = bool((note & (cell_of == cell_of[i]) & (gap <= NOTE_ROW_GAP)
+                        & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)).any())
+    # A sum's corner is kept, unless its blob is part of a row of notes centred in the
+    # cell: a cage sum starts at the cell's left and never reaches that far right.
+    corner = note & (cx < 0.45) & (cy < 0.4)
+    row_on = np.zeros_like(corner)
+    for i in np.flatnonzero(corner):
+        row = note & (cell_of == cell_of[i]) & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)
+        start, end = left[row].min(), right[row].max()
+        row_on[i] = end >= NOTE_ROW_END and (start + end) / 2 >= NOTE_ROW_MIDDLE
+    digit |= note & (~corner | row_on)
+    return np.isin(labels, 1 + np.flatnonzero(digit))
 
 
 def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:
