@@ -139,7 +139,7 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         x, y, w, h, area = stats[i]
         if peak[i] < FAINT_PEAK:
             continue
-        if y <= TOUCH_TOP * p and (h > 0.42 * p or (y + h >= h_lim - 1 and y > 0.2 * p)):
+        if y <= TOUCH_TOP * p and (h > 0.42 * p or y + h >= h_lim - 1):
             running_on.append(i)
         if not (0.09 * p <= h <= 0.42 * p and w <= 0.5 * p and h >= 1.05 * min(w, h * 0.6)):
             continue
@@ -172,9 +172,13 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
             continue
         blobs.append((x, y, w, h, i, line))
     for i in running_on:
-        top = _top_part(labels, i, stats[i], blobs, text_height, p)
+        kept = [b for b in blobs if b[4] == i]  # short enough to pass for a digit
+        top = _top_part(labels, i, stats[i], [b for b in blobs + set_aside if b[4] != i],
+                        text_height, p)
         if top is not None:
-            blobs.append((*top, i, False))
+            blobs = [b for b in blobs if b[4] != i] + [(*top, i, False)]
+        elif kept:
+            continue
     # The digits of a sum are printed in one ink: a blob far fainter than the darkest
     # digit-shaped one is grain of a textured ground clumped into a digit-sized shape
     # (it may be taller than the digits and would then be taken for the number).
@@ -234,17 +238,20 @@ def _top_part(labels: np.ndarray, i: int, stat: np.ndarray, blobs: list,
     below it touches, cut off one text height under its top; `labels` lose the rest.
     None when no text height is known or the top is no digit's shape.
 
-    The text height is that of the digits beside it on the line (`blobs` found so far),
-    else the grid's (`text_height`, known in find_sums' second look). The person's digit
-    often overlaps the sum's foot along its width (a '5' whose bar lies along a '2's
-    foot): the digit's width is taken from its upper rows, above where they meet.
+    The text height is that of the digits (or bars set aside as the outline: a '1') beside
+    it on the line (`blobs` found so far), else the grid's (`text_height`, known in
+    find_sums' second look). The person's digit often overlaps the sum's foot along its
+    width (a '5' whose bar lies along a '2's foot): the digit's width is taken from its
+    upper rows, above where they meet.
     """
     x, y, w, h, _ = stat
-    beside = [b[3] for b in blobs if not b[5] and abs(b[1] - y) <= SHIFTED * b[3]]
+    beside = [b[3] for b in blobs if abs(b[1] - y) <= SHIFTED * b[3]]
     height = max(beside, default=0) or text_height
     if not height:
         return None
     cut = y + int(round(TOUCH_HEIGHT * height))
+    if cut >= y + h - 1:
+        return None  # no taller than the text: nothing runs on below it
     mask = labels[y:cut, x:x + w] == i
     cols = np.flatnonzero(mask[:int(TOUCH_UPPER * len(mask))].any(axis=0))
     if cols.size == 0:
