@@ -62,11 +62,15 @@ NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
 GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
 DIGIT_INK = 0.35
 NOTE_INK = 0.15  # pencil notes' strokes, as light as they come
-NOTE_LINE_RUN = 0.25
+PENCIL_SHARE = 0.55
+NOTE_LINE_OUT, NOTE_LINE_RUN = 0.08, 0.2
 # A row of notes: blobs with middles this close in height, reaching this far right,
 # the row's middle this far right at least (a sum's two digits: up to about 0.35).
 NOTE_ROW_SPREAD, NOTE_ROW_END, NOTE_ROW_MIDDLE = 0.12, 0.58, 0.44
 NOTE_ROW_GAP = 0.12  # notes of a row stand at most this far apart
+NOTE_PIECE = 0.08  # a piece of a note: at least this tall and wide (dots and dashes are not)
+NOTE_ROW_HEIGHTS = 0.45  # ... and its height within this share of its neighbour's
+NOTE_ROW_TALL = 0.7
 
 
 def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
@@ -89,27 +93,75 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     # runs into the cage outline beside it).
     strokes = ink >= DIGIT_INK
     large = _written_blobs(strokes, p)
-    notes = _written_blobs(ink >= NOTE_INK, p, digits=False) & ~large
+    notes = _pencil(_written_blobs(ink >= NOTE_INK, p, digits=False), strokes) & ~large
     mask = large | notes
     if not mask.any():
         return ink
     others = (strokes & ~mask).astype(np.float32)
-    ys, xs = np.nonzero(mask)
+    ys, xs = np.nonzero(large)
     line = np.zeros_like(mask)
     line[ys, xs] = _on_line(others, ys, xs, p, LINE_RUN)
-    # A row of faint notes written over a cage outline runs into the outline's dashes,
-    # and takes most of them with it: in a cell's row (column) where the strokes,
-    # notes and all, hold dashes along NOTE_LINE_RUN of the cell, the outline stays.
-    # (A row of notes crosses a row of pixels in short upright pieces.)
+    line |= _outline_under_notes(notes, others, p)
+    # ... or, all of it covered, in a cell's row (column) where the strokes, notes and
+    # all, hold dashes along NOTE_LINE_RUN of the cell. (Notes found among the strokes
+    # themselves are apart from the outline: this would keep their own bars.)
     ys, xs = np.nonzero(notes)
-    dashes = np.stack([cv2.morphologyEx(strokes.astype(np.uint8), cv2.MORPH_OPEN,
-                                        np.ones(shape, np.uint8)) for shape in ((1, 3), (3, 1))])
-    line[ys, xs] |= _on_line(dashes[0].astype(np.float32), ys, xs, p, NOTE_LINE_RUN, 0) | \
-        _on_line(dashes[1].astype(np.float32), ys, xs, p, NOTE_LINE_RUN, 1)
+    dashes = [cv2.morphologyEx(strokes.astype(np.uint8), cv2.MORPH_OPEN,
+                               np.ones(shape, np.uint8)).astype(np.float32)
+              for shape in ((1, 3), (3, 1))]
+    line[ys, xs] |= _on_line(dashes[0], ys, xs, p, NOTE_LINE_RUN, 0) | \
+        _on_line(dashes[1], ys, xs, p, NOTE_LINE_RUN, 1)
     # The anti-aliased fringe below the stroke threshold goes with it.
     erase = (cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~line
     out = ink.copy()
     out[erase] = 0.0
+    return out
+
+
+def _pencil(blobs: np.ndarray, strokes: np.ndarray) -> np.ndarray:
+    """The blobs of `blobs` lighter than print: less than PENCIL_SHARE of their pixels
+    strokes (a printed digit is dark but for its rim, about 0.7-0.9 of it; pencil notes
+    found among the faint strokes 0-0.4)."""
+    count, labels, _, _ = cv2.connectedComponentsWithStats(blobs.astype(np.uint8),
+                                                           connectivity=8)
+    if count < 2:
+        return blobs
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    dark = np.bincount(labels.ravel(), weights=strokes.ravel(), minlength=count)
+    light = dark < PENCIL_SHARE * np.maximum(sizes, 1)
+    light[0] = False
+    return light[labels]
+
+
+def _outline_under_notes(notes: np.ndarray, others: np.ndarray, p: int) -> np.ndarray:
+    """The pixels of `notes` that are a cage outline's: rows (columns) of a note blob in
+    which the outline runs on beside the blob, NOTE_LINE_OUT of the cell of `others`
+    ink in that row of the cell outside the blob's own columns (lines crossing the row
+    aside). A row of faint notes written over an outline runs into its dashes and would
+    take them with it; a row of notes holds pieces of its own digits along a row of
+    pixels, which a row of notes' cell does not hold outside the notes."""
+    rows, cols = others.shape[0] // p, others.shape[1] // p
+    others = others[:rows * p, :cols * p]
+    across = np.repeat(others.reshape(rows, p, -1).sum(axis=1) >= CROSSING * p, p, axis=0)
+    level = np.repeat(others.reshape(-1, cols, p).sum(axis=2) >= CROSSING * p, p, axis=1)
+    along_rows, along_cols = others * ~across, others * ~level
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(notes.astype(np.uint8),
+                                                               connectivity=8)
+    out = np.zeros_like(notes)
+    need = NOTE_LINE_OUT * p
+    for i in range(1, count):
+        x, y, w, h, _ = stats[i]
+        cx0, cy0 = (x // p) * p, (y // p) * p  # the blob's cell
+        if cx0 + p > others.shape[1] or cy0 + p > others.shape[0]:
+            continue
+        strip = along_rows[y:y + h, cx0:cx0 + p].copy()
+        strip[:, max(0, x - cx0 - 1):x - cx0 + w + 1] = 0
+        band = along_cols[cy0:cy0 + p, x:x + w].copy()
+        band[max(0, y - cy0 - 1):y - cy0 + h + 1] = 0
+        keep = np.zeros((h, w), bool)
+        keep[strip.sum(axis=1) >= need] = True
+        keep[:, band.sum(axis=0) >= need] = True
+        out[y:y + h, x:x + w] |= keep & (labels[y:y + h, x:x + w] == i)
     return out
 
 
@@ -165,18 +217,30 @@ def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarr
     note = shaped & (w >= NOTE_WIDE * p)
     cell_of = (y // p) * (strokes.shape[1] // p + 1) + x // p
     left, right = x % p / p, (x % p + w) / p
-    # A note '1' is as narrow as a dash of the outline's side: it is a note when a wider
-    # note stands next to it in its row.
-    for i in np.flatnonzero(shaped & ~note):
-        gap = np.maximum(left - right[i], left[i] - right)
-        note[i] = bool((note & (cell_of == cell_of[i]) & (gap <= NOTE_ROW_GAP)
-                        & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)).any())
+    # A note '1' is as narrow as a dash of the outline's side, the last note of a row may
+    # lie off the middle: each is a note when a note of about its height stands next to
+    # it in its row (and so on along the row; an outline's corner beside a sum is lower).
+    beside = one_cell & (h < NOTE_TALL[1] * p) & (w <= DIGIT_WIDE * p) & \
+        (shaped | ((h >= NOTE_PIECE * p) & (w >= NOTE_PIECE * p)))
+    for _ in range(3):
+        joined = note.copy()
+        for i in np.flatnonzero(beside & ~note):
+            gap = np.maximum(left - right[i], left[i] - right)
+            joined[i] = bool((note & (cell_of == cell_of[i]) & (gap <= NOTE_ROW_GAP)
+                              & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)
+                              & (np.abs(h - h[i]) <= NOTE_ROW_HEIGHTS * np.maximum(h, h[i]))
+                              ).any())
+        if (joined == note).all():
+            break
+        note = joined
     # A sum's corner is kept, unless its blob is part of a row of notes centred in the
-    # cell: a cage sum starts at the cell's left and never reaches that far right.
+    # cell (the row's tallest blobs: the outline's corner beside a sum is lower than
+    # its digits): a cage sum starts at the cell's left and never reaches that far right.
     corner = note & (cx < 0.45) & (cy < 0.4)
     row_on = np.zeros_like(corner)
     for i in np.flatnonzero(corner):
         row = note & (cell_of == cell_of[i]) & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)
+        row &= h >= NOTE_ROW_TALL * h[row].max()
         start, end = left[row].min(), right[row].max()
         row_on[i] = end >= NOTE_ROW_END and (start + end) / 2 >= NOTE_ROW_MIDDLE
     digit |= note & (~corner | row_on)

@@ -259,6 +259,8 @@ def _top_part(labels: np.ndarray, i: int, stat: np.ndarray, blobs: list,
     left, right = x + int(cols[0]), x + int(cols[-1]) + 1
     if right - left > 0.5 * p or right - left > 1.2 * height:
         return None  # an outline's corner and side, not a digit
+    if right - left <= 0.09 * p and right - left < 0.5 * height:
+        return None  # a thin bar running on down the cell's side: the outline
     keep = np.zeros_like(labels, bool)
     keep[y:cut, left:right] = labels[y:cut, left:right] == i
     labels[(labels == i) & ~keep] = 0
