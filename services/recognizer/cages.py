@@ -70,7 +70,7 @@ NOTE_ROW_SPREAD, NOTE_ROW_END, NOTE_ROW_MIDDLE = 0.12, 0.58, 0.44
 NOTE_ROW_GAP = 0.12  # notes of a row stand at most this far apart
 NOTE_PIECE = 0.08  # a piece of a note: at least this tall and wide (dots and dashes are not)
 NOTE_ROW_HEIGHTS = 0.45  # ... and its height within this share of its neighbour's
-NOTE_ROW_TALL = 0.7
+NOTE_ROW_ALIKE = 0.2  # notes of a row: heights this close (a share of the taller)
 
 
 def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
@@ -233,14 +233,15 @@ def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarr
         if (joined == note).all():
             break
         note = joined
-    # A sum's corner is kept, unless its blob is part of a row of notes centred in the
-    # cell (the row's tallest blobs: the outline's corner beside a sum is lower than
-    # its digits): a cage sum starts at the cell's left and never reaches that far right.
+    # A sum's corner is kept, unless its blob is part of a row of notes of its height
+    # centred in the cell: a cage sum starts at the cell's left and never reaches that
+    # far right. (An outline's corner beside a sum, dashes or dots run together, is
+    # lower or taller than its digits.)
     corner = note & (cx < 0.45) & (cy < 0.4)
     row_on = np.zeros_like(corner)
     for i in np.flatnonzero(corner):
-        row = note & (cell_of == cell_of[i]) & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)
-        row &= h >= NOTE_ROW_TALL * h[row].max()
+        row = note & (cell_of == cell_of[i]) & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD) \
+            & (np.abs(h - h[i]) <= NOTE_ROW_ALIKE * np.maximum(h, h[i]))
         start, end = left[row].min(), right[row].max()
         row_on[i] = end >= NOTE_ROW_END and (start + end) / 2 >= NOTE_ROW_MIDDLE
     digit |= note & (~corner | row_on)
