@@ -57,6 +57,7 @@ DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
 DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
 LINE_RUN = 0.15
 CROSSING = 0.3
+LINE_OWN = 0.05
 NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
 NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
 GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
@@ -100,7 +101,7 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     others = (strokes & ~mask).astype(np.float32)
     ys, xs = np.nonzero(large)
     line = np.zeros_like(mask)
-    line[ys, xs] = _on_line(others, ys, xs, p, LINE_RUN)
+    line[ys, xs] = _on_line(others, ys, xs, p, LINE_RUN, own=LINE_OWN)
     line |= _outline_under_notes(notes, others, p)
     # ... or, all of it covered, in a cell's row (column) where the strokes, notes and
     # all, hold dashes along NOTE_LINE_RUN of the cell. (Notes found among the strokes
@@ -166,13 +167,16 @@ def _outline_under_notes(notes: np.ndarray, others: np.ndarray, p: int) -> np.nd
 
 
 def _on_line(others: np.ndarray, ys: np.ndarray, xs: np.ndarray, p: int, run: float,
-             axis: int | None = None) -> np.ndarray:
+             axis: int | None = None, own: float | None = None) -> np.ndarray:
     """Whether each pixel (ys, xs) lies in a row (axis 0) or a column (axis 1) of its cell,
     or either (None), that holds `others` ink along `run` of the cell.
 
     Lines crossing a row (the grid line and the outline down each side of the cell, a
     column of ink along CROSSING of the cell) do not count for it, nor lines crossing a
-    column for that column: dotted sides, dot beside dot, would otherwise make a row."""
+    column for that column: dotted sides, dot beside dot, would otherwise make a row.
+    With `own`, they count towards `run`, but the row must hold `own` of ink besides
+    them (a large digit's foot on a dotted outline leaves few of the outline's dots).
+    """
     rows, cols = others.shape[0] // p, others.shape[1] // p
     others = others[:rows * p, :cols * p]
     along_rows = others.reshape(-1, cols, p).sum(axis=2)  # (H, cols)
@@ -181,12 +185,15 @@ def _on_line(others: np.ndarray, ys: np.ndarray, xs: np.ndarray, p: int, run: fl
     level = np.repeat(along_rows >= CROSSING * p, p, axis=1)  # ... of lines along rows
     out = np.zeros(len(ys), bool)
     r, c = np.minimum(ys // p, rows - 1), np.minimum(xs // p, cols - 1)
+    y, x = np.minimum(ys, rows * p - 1), np.minimum(xs, cols * p - 1)
     if axis in (None, 0):
-        along_rows = (others * ~across).reshape(-1, cols, p).sum(axis=2)
-        out |= along_rows[np.minimum(ys, rows * p - 1), c] >= run * p
+        alone = (others * ~across).reshape(-1, cols, p).sum(axis=2)[y, c]
+        out |= (along_rows[y, c] >= run * p) & (alone >= own * p) if own is not None \
+            else alone >= run * p
     if axis in (None, 1):
-        along_cols = (others * ~level).reshape(rows, p, -1).sum(axis=1)
-        out |= along_cols[r, np.minimum(xs, cols * p - 1)] >= run * p
+        alone = (others * ~level).reshape(rows, p, -1).sum(axis=1)[r, x]
+        out |= (along_cols[r, x] >= run * p) & (alone >= own * p) if own is not None \
+            else alone >= run * p
     return out
 
 
