@@ -56,10 +56,22 @@ def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
 DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
 DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
 LINE_RUN = 0.15
+CROSSING = 0.3
+LINE_OWN = 0.05
 NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
 NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
 GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
 DIGIT_INK = 0.35
+NOTE_INK = 0.15  # pencil notes' strokes, as light as they come
+PENCIL_SHARE = 0.55
+NOTE_LINE_OUT, NOTE_LINE_RUN = 0.08, 0.2
+# A row of notes: blobs with middles this close in height, reaching this far right,
+# the row's middle this far right at least (a sum's two digits: up to about 0.35).
+NOTE_ROW_SPREAD, NOTE_ROW_END, NOTE_ROW_MIDDLE = 0.12, 0.58, 0.44
+NOTE_ROW_GAP = 0.12  # notes of a row stand at most this far apart
+NOTE_PIECE = 0.08  # a piece of a note: at least this tall and wide (dots and dashes are not)
+NOTE_ROW_HEIGHTS = 0.45  # ... and its height within this share of its neighbour's
+NOTE_ROW_ALIKE = 0.2  # notes of a row: heights this close (a share of the taller)
 
 
 def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
@@ -77,13 +89,122 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     """
     p = cell_px
     # Lighter than the wall model's strokes: a pencil digit breaks up at that level, and
-    # its pieces would stay.
+    # its pieces would stay. Pencil notes, lighter still, break up even here: they are
+    # looked for among the faint strokes too (a large digit is not: at that level it
+    # runs into the cage outline beside it).
     strokes = ink >= DIGIT_INK
+    large = _written_blobs(strokes, p)
+    notes = _pencil(_written_blobs(ink >= NOTE_INK, p, digits=False), strokes) & ~large
+    mask = large | notes
+    if not mask.any():
+        return ink
+    others = (strokes & ~mask).astype(np.float32)
+    ys, xs = np.nonzero(large)
+    line = np.zeros_like(mask)
+    line[ys, xs] = _on_line(others, ys, xs, p, LINE_RUN, own=LINE_OWN)
+    line |= _outline_under_notes(notes, others, p)
+    # ... or, all of it covered, in a cell's row (column) where the strokes, notes and
+    # all, hold dashes along NOTE_LINE_RUN of the cell. (Notes found among the strokes
+    # themselves are apart from the outline: this would keep their own bars.)
+    ys, xs = np.nonzero(notes)
+    dashes = [cv2.morphologyEx(strokes.astype(np.uint8), cv2.MORPH_OPEN,
+                               np.ones(shape, np.uint8)).astype(np.float32)
+              for shape in ((1, 3), (3, 1))]
+    line[ys, xs] |= _on_line(dashes[0], ys, xs, p, NOTE_LINE_RUN, 0) | \
+        _on_line(dashes[1], ys, xs, p, NOTE_LINE_RUN, 1)
+    # The anti-aliased fringe below the stroke threshold goes with it.
+    erase = (cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~line
+    out = ink.copy()
+    out[erase] = 0.0
+    return out
+
+
+def _pencil(blobs: np.ndarray, strokes: np.ndarray) -> np.ndarray:
+    """The blobs of `blobs` lighter than print: less than PENCIL_SHARE of their pixels
+    strokes (a printed digit is dark but for its rim, about 0.7-0.9 of it; pencil notes
+    found among the faint strokes 0-0.4)."""
+    count, labels, _, _ = cv2.connectedComponentsWithStats(blobs.astype(np.uint8),
+                                                           connectivity=8)
+    if count < 2:
+        return blobs
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    dark = np.bincount(labels.ravel(), weights=strokes.ravel(), minlength=count)
+    light = dark < PENCIL_SHARE * np.maximum(sizes, 1)
+    light[0] = False
+    return light[labels]
+
+
+def _outline_under_notes(notes: np.ndarray, others: np.ndarray, p: int) -> np.ndarray:
+    """The pixels of `notes` that are a cage outline's: rows (columns) of a note blob in
+    which the outline runs on beside the blob, NOTE_LINE_OUT of the cell of `others`
+    ink in that row of the cell outside the blob's own columns (lines crossing the row
+    aside). A row of faint notes written over an outline runs into its dashes and would
+    take them with it; a row of notes holds pieces of its own digits along a row of
+    pixels, which a row of notes' cell does not hold outside the notes."""
+    rows, cols = others.shape[0] // p, others.shape[1] // p
+    others = others[:rows * p, :cols * p]
+    across = np.repeat(others.reshape(rows, p, -1).sum(axis=1) >= CROSSING * p, p, axis=0)
+    level = np.repeat(others.reshape(-1, cols, p).sum(axis=2) >= CROSSING * p, p, axis=1)
+    along_rows, along_cols = others * ~across, others * ~level
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(notes.astype(np.uint8),
+                                                               connectivity=8)
+    out = np.zeros_like(notes)
+    need = NOTE_LINE_OUT * p
+    for i in range(1, count):
+        x, y, w, h, _ = stats[i]
+        cx0, cy0 = (x // p) * p, (y // p) * p  # the blob's cell
+        if cx0 + p > others.shape[1] or cy0 + p > others.shape[0]:
+            continue
+        strip = along_rows[y:y + h, cx0:cx0 + p].copy()
+        strip[:, max(0, x - cx0 - 1):x - cx0 + w + 1] = 0
+        band = along_cols[cy0:cy0 + p, x:x + w].copy()
+        band[max(0, y - cy0 - 1):y - cy0 + h + 1] = 0
+        keep = np.zeros((h, w), bool)
+        keep[strip.sum(axis=1) >= need] = True
+        keep[:, band.sum(axis=0) >= need] = True
+        out[y:y + h, x:x + w] |= keep & (labels[y:y + h, x:x + w] == i)
+    return out
+
+
+def _on_line(others: np.ndarray, ys: np.ndarray, xs: np.ndarray, p: int, run: float,
+             axis: int | None = None, own: float | None = None) -> np.ndarray:
+    """Whether each pixel (ys, xs) lies in a row (axis 0) or a column (axis 1) of its cell,
+    or either (None), that holds `others` ink along `run` of the cell.
+
+    Lines crossing a row (the grid line and the outline down each side of the cell, a
+    column of ink along CROSSING of the cell) do not count for it, nor lines crossing a
+    column for that column: dotted sides, dot beside dot, would otherwise make a row.
+    With `own`, they count towards `run`, but the row must hold `own` of ink besides
+    them (a large digit's foot on a dotted outline leaves few of the outline's dots).
+    """
+    rows, cols = others.shape[0] // p, others.shape[1] // p
+    others = others[:rows * p, :cols * p]
+    along_rows = others.reshape(-1, cols, p).sum(axis=2)  # (H, cols)
+    along_cols = others.reshape(rows, p, -1).sum(axis=1)  # (rows, W)
+    across = np.repeat(along_cols >= CROSSING * p, p, axis=0)  # pixels of upright lines
+    level = np.repeat(along_rows >= CROSSING * p, p, axis=1)  # ... of lines along rows
+    out = np.zeros(len(ys), bool)
+    r, c = np.minimum(ys // p, rows - 1), np.minimum(xs // p, cols - 1)
+    y, x = np.minimum(ys, rows * p - 1), np.minimum(xs, cols * p - 1)
+    if axis in (None, 0):
+        alone = (others * ~across).reshape(-1, cols, p).sum(axis=2)[y, c]
+        out |= (along_rows[y, c] >= run * p) & (alone >= own * p) if own is not None \
+            else alone >= run * p
+    if axis in (None, 1):
+        alone = (others * ~level).reshape(rows, p, -1).sum(axis=1)[r, x]
+        out |= (along_cols[r, x] >= run * p) & (alone >= own * p) if own is not None \
+            else alone >= run * p
+    return out
+
+
+def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarray:
+    """Mask of the blobs of `strokes` that are large centred digits (unless not
+    `digits`) or written notes (see without_large_digits)."""
     # A digit written down to the grid line would join it, and the whole grid would be
     # one blob: the blobs are found with the grid lines cut out.
     apart = strokes.copy()
     band = max(1, round(GRID_BAND * p))
-    for k in range(0, max(ink.shape) + 1, p):
+    for k in range(0, max(strokes.shape) + 1, p):
         apart[max(0, k - band):k + band + 1] = False
         apart[:, max(0, k - band):k + band + 1] = False
     count, labels, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8),
@@ -93,33 +214,45 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     one_cell = (x // p == (x + w - 1) // p) & (y // p == (y + h - 1) // p)
     digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p) & one_cell
              & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
-             & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN))
+             & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN) & digits)
     # Pencil notes written in a row along a cell's top or bottom look like a dashed
     # line there; a note is thicker than any line both ways, and its middle lies inside
     # the band where outlines run (a blurred dotted line runs together into a bar as
-    # thick as a note; a sum's corner is kept too).
-    note = ((h >= NOTE_TALL[0] * p) & (h < NOTE_TALL[1] * p) & (w >= NOTE_WIDE * p)
-            & (w <= DIGIT_WIDE * p) & one_cell & ~((cx < 0.45) & (cy < 0.4))
-            & (np.abs(cx - 0.5) <= NOTE_MIDDLE) & (np.abs(cy - 0.5) <= NOTE_MIDDLE))
-    digit |= note
-    if not digit.any():
-        return ink
-    mask = np.isin(labels, 1 + np.flatnonzero(digit))
-    others = (strokes & ~mask).astype(np.float32)
-    rows, cols = ink.shape[0] // p, ink.shape[1] // p
-    # Other ink per row of each cell, and per column of each cell.
-    along_rows = others[:, :cols * p].reshape(-1, cols, p).sum(axis=2)  # (H, cols)
-    along_cols = others[:rows * p].reshape(rows, p, -1).sum(axis=1)  # (rows, W)
-    ys, xs = np.nonzero(mask)
-    on_line = (along_rows[ys, np.minimum(xs // p, cols - 1)] >= LINE_RUN * p) | \
-        (along_cols[np.minimum(ys // p, rows - 1), xs] >= LINE_RUN * p)
-    line = np.zeros_like(mask)
-    line[ys[on_line], xs[on_line]] = True
-    # The anti-aliased fringe below the stroke threshold goes with it.
-    erase = (cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~line
-    out = ink.copy()
-    out[erase] = 0.0
-    return out
+    # thick as a note).
+    shaped = ((h >= NOTE_TALL[0] * p) & (h < NOTE_TALL[1] * p) & (w <= DIGIT_WIDE * p)
+              & one_cell & (np.abs(cx - 0.5) <= NOTE_MIDDLE) & (np.abs(cy - 0.5) <= NOTE_MIDDLE))
+    note = shaped & (w >= NOTE_WIDE * p)
+    cell_of = (y // p) * (strokes.shape[1] // p + 1) + x // p
+    left, right = x % p / p, (x % p + w) / p
+    # A note '1' is as narrow as a dash of the outline's side, the last note of a row may
+    # lie off the middle: each is a note when a note of about its height stands next to
+    # it in its row (and so on along the row; an outline's corner beside a sum is lower).
+    beside = one_cell & (h < NOTE_TALL[1] * p) & (w <= DIGIT_WIDE * p) & \
+        (shaped | ((h >= NOTE_PIECE * p) & (w >= NOTE_PIECE * p)))
+    for _ in range(3):
+        joined = note.copy()
+        for i in np.flatnonzero(beside & ~note):
+            gap = np.maximum(left - right[i], left[i] - right)
+            joined[i] = bool((note & (cell_of == cell_of[i]) & (gap <= NOTE_ROW_GAP)
+                              & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)
+                              & (np.abs(h - h[i]) <= NOTE_ROW_HEIGHTS * np.maximum(h, h[i]))
+                              ).any())
+        if (joined == note).all():
+            break
+        note = joined
+    # A sum's corner is kept, unless its blob is part of a row of notes of its height
+    # centred in the cell: a cage sum starts at the cell's left and never reaches that
+    # far right. (An outline's corner beside a sum, dashes or dots run together, is
+    # lower or taller than its digits.)
+    corner = note & (cx < 0.45) & (cy < 0.4)
+    row_on = np.zeros_like(corner)
+    for i in np.flatnonzero(corner):
+        row = note & (cell_of == cell_of[i]) & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD) \
+            & (np.abs(h - h[i]) <= NOTE_ROW_ALIKE * np.maximum(h, h[i]))
+        start, end = left[row].min(), right[row].max()
+        row_on[i] = end >= NOTE_ROW_END and (start + end) / 2 >= NOTE_ROW_MIDDLE
+    digit |= note & (~corner | row_on)
+    return np.isin(labels, 1 + np.flatnonzero(digit))
 
 
 def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:

@@ -53,6 +53,9 @@ SHIFTED = 0.25  # text heights a digit's top or baseline may lie off the number'
 NUMBER_H, NUMBER_W = 24, 48  # the whole number's normalised image (text height 20 px)
 NUMBER_TEXT = 20
 DASH_LIKE = 1.5  # a bar this much longer than the outline's dashes is no dash of it
+TOUCH_TOP = 0.3  # a blob starting this far down (share of the cell) may be a sum's digit ...
+TOUCH_HEIGHT = 1.05  # ... cut this many text heights under its top,
+TOUCH_UPPER = 0.7  # ... as wide as its ink in this upper share of that
 GRAIN_SHARE = 0.4  # a blob whose darkest ink is fainter than this share of the digits'
 BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong side
 
@@ -131,10 +134,13 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     peak = np.zeros(count, np.float32)
     np.maximum.at(peak, labels.ravel(), region.ravel())
     blobs, set_aside = [], []  # set aside: thin bars taken for the outline
+    running_on = []  # blobs from the top line on down the cell: a digit the person's touches
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         if peak[i] < FAINT_PEAK:
             continue
+        if y <= TOUCH_TOP * p and (h > 0.42 * p or y + h >= h_lim - 1):
+            running_on.append(i)
         if not (0.09 * p <= h <= 0.42 * p and w <= 0.5 * p and h >= 1.05 * min(w, h * 0.6)):
             continue
         if area < 0.12 * h * max(2, w) or y > 0.3 * p:
@@ -165,6 +171,14 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
             blobs.append((x + cut, y, w - cut, h, count + i, False))
             continue
         blobs.append((x, y, w, h, i, line))
+    for i in running_on:
+        kept = [b for b in blobs if b[4] == i]  # short enough to pass for a digit
+        top = _top_part(labels, i, stats[i], [b for b in blobs + set_aside if b[4] != i],
+                        text_height, p)
+        if top is not None:
+            blobs = [b for b in blobs if b[4] != i] + [(*top, i, False)]
+        elif kept:
+            continue
     # The digits of a sum are printed in one ink: a blob far fainter than the darkest
     # digit-shaped one is grain of a textured ground clumped into a digit-sized shape
     # (it may be taller than the digits and would then be taken for the number).
@@ -216,6 +230,41 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         x, y, w, h, i, _ = lead
         glyphs[0].lead = _trimmed(region * (labels == i), x, y, w, h)
     return glyphs
+
+
+def _top_part(labels: np.ndarray, i: int, stat: np.ndarray, blobs: list,
+              text_height: float, p: int) -> tuple | None:
+    """(x, y, w, h) of the top of blob `i`, a sum's digit that the person's large digit
+    below it touches, cut off one text height under its top; `labels` lose the rest.
+    None when no text height is known or the top is no digit's shape.
+
+    The text height is that of the digits (or bars set aside as the outline: a '1') beside
+    it on the line (`blobs` found so far), else the grid's (`text_height`, known in
+    find_sums' second look). The person's digit often overlaps the sum's foot along its
+    width (a '5' whose bar lies along a '2's foot): the digit's width is taken from its
+    upper rows, above where they meet.
+    """
+    x, y, w, h, _ = stat
+    beside = [b[3] for b in blobs if abs(b[1] - y) <= SHIFTED * b[3]]
+    height = max(beside, default=0) or text_height
+    if not height:
+        return None
+    cut = y + int(round(TOUCH_HEIGHT * height))
+    if cut >= y + h - 1:
+        return None  # no taller than the text: nothing runs on below it
+    mask = labels[y:cut, x:x + w] == i
+    cols = np.flatnonzero(mask[:int(TOUCH_UPPER * len(mask))].any(axis=0))
+    if cols.size == 0:
+        return None
+    left, right = x + int(cols[0]), x + int(cols[-1]) + 1
+    if right - left > 0.5 * p or right - left > 1.2 * height:
+        return None  # an outline's corner and side, not a digit
+    if right - left <= 0.09 * p and right - left < 0.5 * height:
+        return None  # a thin bar running on down the cell's side: the outline
+    keep = np.zeros_like(labels, bool)
+    keep[y:cut, left:right] = labels[y:cut, left:right] == i
+    labels[(labels == i) & ~keep] = 0
+    return left, y, right - left, cut - y
 
 
 def _lead_bar(bars: list, first: tuple) -> tuple | None:
@@ -411,6 +460,13 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
             again = corner_glyphs(cell_ink(ink, *cell, n), limit, typical)
             if again:
                 found[cell] = again
+    # A head whose lone digit the person's digit touches: looked at again, now that the
+    # text height is known.
+    for cell in heads:
+        if tuple(cell) not in found:
+            again = corner_glyphs(cell_ink(ink, *cell, n), text_height=typical)
+            if again:
+                found[tuple(cell)] = again
     # Digits on a line share their top and height: ink hanging below that is a piece of
     # the cage outline that touches the number.
     found = {cell: [_cut_to(g, typical) for g in gs] for cell, gs in found.items()}
