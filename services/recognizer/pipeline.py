@@ -37,7 +37,7 @@ from services.recognizer.killer import (
     reading_fields,
 )
 from services.recognizer.killer_marks import read_marks
-from services.recognizer.kind import MIN_HEADS, SURE_SUM, decide, killer_probability
+from services.recognizer.kind import SURE_SUM, decide, killer_probability, min_heads
 from services.recognizer.lattice import (
     even_lattice,
     lattice_fit,
@@ -56,6 +56,9 @@ from services.recognizer.shape import box_shape, grid_size
 from services.recognizer.symbols import read_symbols
 
 SIZE = 9
+# Sides at which a picture may be a killer: the killer reader and the kind evidence run
+# there. Other sides are read as classic grids.
+KILLER_SIDES = (6, 9)
 
 
 def _points(array: np.ndarray) -> list:
@@ -263,7 +266,7 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
         if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
             continue
         fit = lattice_fit(binary, lattice)
-        if fit < GOOD_FIT and size == SIZE and line_ink is not None:
+        if fit < GOOD_FIT and line_ink is not None:
             lines, ink = line_ink()
             # Traced along the faint lines, or (a flat screenshot, where a cage's thin
             # solid outline beside a grid line can lead the tracer astray) evenly spaced.
@@ -399,7 +402,7 @@ def read_lattice(gray: np.ndarray) -> np.ndarray:
     return locate(gray)[1]
 
 
-CLASSIC_GIVENS = 12  # this many large, confidently read digits make a grid classic
+CLASSIC_GIVENS = 12  # this many large, confidently read digits make a 9x9 grid classic
 CLASSIC_CONFIDENCE = 0.99
 LARGE_DIGIT = 0.4  # a given's height as a share of the cell; cage sums are smaller
 # Taller than this is not a digit but ink joined along the cell, such as a dotted cage
@@ -485,14 +488,20 @@ def turned_blank(straight: np.ndarray, n: int, cells: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
+def classic_givens(n: int) -> int:
+    """Large, confidently read digits that make an n x n grid classic (when it shows no
+    cage walls): CLASSIC_GIVENS at 9x9, as many per cell at other sides (5 at 6x6)."""
+    return max(2, round(CLASSIC_GIVENS * n * n / 81))
+
+
 def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarray,
-                        turns: int):
+                        turns: int, n: int = SIZE):
     """The killer reader run on the picture turned upright (cage sums sit in the top-left
     corners of their cells), with its lattice brought back to `gray`'s pixels."""
     if not turns:
-        return read_killer(gray, corners, colour)
+        return read_killer(gray, corners, colour, n)
     killer = read_killer(turn_picture(gray, turns), turn_points(corners, turns, gray.shape),
-                         turn_picture(colour, turns))
+                         turn_picture(colour, turns), n)
     turned_shape = gray.shape if turns % 2 == 0 else gray.shape[::-1]
     killer.lattice = turn_points(killer.lattice, 4 - turns, turned_shape)
     return killer
@@ -544,7 +553,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     kind="auto" tells the two apart (see kind.py for what a wrong explicit kind does).
     The grid's side (4, 6, 8, 9, 12 or 16) and box shape come from its lines (shape.py);
-    killers are read at 9x9 only.
+    killers are read at the sides in KILLER_SIDES (6x6 and 9x9).
     """
     if kind not in ("auto", "sudoku", "killer", "nonogram"):
         raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku', "
@@ -589,28 +598,28 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     corners = corners_of(lattice)
     lap("orientation")
     size = lattice.shape[0] - 1
-    if size != SIZE:
+    if size not in KILLER_SIDES:
         return _other_size_reading(gray, lattice, features, kind, scale, origin,
                                    (width, height), turns, timings, lap)
     probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
     killer, warnings, kind_extra = None, [], {}
-    if kind == "auto" and large_digits >= CLASSIC_GIVENS and \
+    if kind == "auto" and large_digits >= classic_givens(size) and \
             not cage_walls_seen(gray, lattice, in_colour()):
         # Many large digits and no cage walls: a classic grid. (A killer in progress holds
         # many large digits too, the person's own, but shows its cages.) The cage reader,
         # the slow stage, is not asked.
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE
-    elif kind == "sudoku" and large_digits >= CLASSIC_GIVENS:
+    elif kind == "sudoku" and large_digits >= classic_givens(size):
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE  # as asked, and it looks so
     else:
-        killer = read_upright_killer(gray, in_colour(), corners, turns)
+        killer = read_upright_killer(gray, in_colour(), corners, turns, size)
         head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
         read_as, confidence, warnings = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
             sum(top.value for top in head_sums),
             doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM)),
-            sums_found=killer.numbered_heads >= MIN_HEADS)
+            sums_found=killer.numbered_heads >= min_heads(size))
         lap("killer")
         if read_as == "killer":
             lattice = killer.lattice  # traced among the cage outlines
@@ -619,6 +628,10 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
             sum_cells = {tuple(s.cell) for s in killer.sums} | set(killer.heads)
             probs, kind_extra = read_marks(in_colour(), gray, lattice, sum_cells, probs)
             lap("killer_cells")
+    if read_as == "sudoku" and size != SIZE:
+        return _other_size_reading(gray, lattice, features, "sudoku", scale, origin,
+                                   (width, height), turns, timings, lap,
+                                   kind_confidence=confidence, warnings=warnings)
 
     # Half-solved pages (cell_kinds.py): printed givens told from the person's digits and
     # pencil notes. Light-ground classic grids only: dark mode's colours are inverted.
@@ -628,9 +641,11 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     probs = probs / probs.sum(axis=-1, keepdims=True)
     extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
-    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
+    if size != SIZE:
+        extra |= _box_fields(gray, lattice)
+    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=size,
                    cells=probs.tolist(), image_size=(width, height), rotation=90 * turns,
-                   warnings=warnings, timings=timings,
+                   warnings=warnings + extra.pop("warnings", []), timings=timings,
                    **_geometry(lattice, scale, origin, width, height), **extra, **kind_extra)
 
 
@@ -646,31 +661,40 @@ def _geometry(lattice: np.ndarray, scale: float, origin: tuple[float, float], wi
     return {"corners": _points(corners_of(lattice)), "cell_quads": quads}
 
 
-KILLER_NINE_ONLY = ("this grid is {n}x{n}: killer sudoku are read from pictures at 9x9 "
-                    "only. Send it with kind 'sudoku' or 'auto', or type the cages in")
+KILLER_SIDES_ONLY = ("this grid is {n}x{n}: killer sudoku are read from pictures at "
+                     + " and ".join(f"{k}x{k}" for k in KILLER_SIDES)
+                     + " only. Send it with kind 'sudoku' or 'auto', or type the cages in")
+
+
+def _box_fields(gray: np.ndarray, lattice: np.ndarray) -> dict:
+    """The Reading's box, box_confidence and (when the shape is a guess) a warning, from
+    which of the grid's lines are thick."""
+    n = lattice.shape[0] - 1
+    (box_rows, box_cols), box_clarity = box_shape(gray, lattice)
+    warnings = [UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols)] \
+        if box_clarity < CLEAR_BOXES else []
+    return dict(box=(box_rows, box_cols), box_confidence=round(box_clarity, 4),
+                warnings=warnings)
 
 
 def _other_size_reading(gray: np.ndarray, lattice: np.ndarray, features: tuple, kind: str,
                         scale: float, origin: tuple[float, float],
                         image_size: tuple[int, int], turns: int,
-                        timings: dict, lap) -> Reading:
+                        timings: dict, lap, kind_confidence: float = 1.0,
+                        warnings: list[str] | None = None) -> Reading:
     """A classic grid of a side other than 9: its box shape from the thick lines, its
     symbols (digits, or letters in 16x16 grids) read cell by cell."""
     n = lattice.shape[0] - 1
     if kind == "killer":
-        raise RecognitionError(KILLER_NINE_ONLY.format(n=n))
-    (box_rows, box_cols), box_clarity = box_shape(gray, lattice)
+        raise RecognitionError(KILLER_SIDES_ONLY.format(n=n))
+    boxes = _box_fields(gray, lattice)
     probs, symbols = read_symbols(gray, lattice, features)
     lap("cells")
-    warnings = []
-    if box_clarity < CLEAR_BOXES:
-        warnings.append(UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols))
     width, height = image_size
-    return Reading(kind="sudoku", kind_confidence=1.0, size=n, box=(box_rows, box_cols),
-                   box_confidence=round(box_clarity, 4),
+    return Reading(kind="sudoku", kind_confidence=round(kind_confidence, 4), size=n,
                    symbols=symbols, cells=probs.tolist(), image_size=image_size,
-                   rotation=90 * turns, warnings=warnings, timings=timings,
-                   **_geometry(lattice, scale, origin, width, height))
+                   rotation=90 * turns, warnings=[*(warnings or []), *boxes.pop("warnings")],
+                   timings=timings, **boxes, **_geometry(lattice, scale, origin, width, height))
 
 
 CLEAR_BOXES = 0.5  # box clarity (shape.box_shape) below this: the shape is a guess
