@@ -140,11 +140,12 @@ def grid_corners(gray: np.ndarray, corners: np.ndarray, n: int = SIZE) -> np.nda
 
 
 def read_killer(gray: np.ndarray, corners: np.ndarray,
-                colour: np.ndarray | None = None, n: int = SIZE) -> KillerRead:
-    """The killer parts of an n x n grid; `colour` is the same picture in colour (BGR),
-    where the cages may be colour fills."""
+                colour: np.ndarray | None = None, n: int = SIZE,
+                box: tuple[int, int] = (3, 3)) -> KillerRead:
+    """The killer parts of an n x n grid with boxes of `box` (rows, columns); `colour` is
+    the same picture in colour (BGR), where the cages may be colour fills."""
     model = load_killer_model()
-    lattice = killer_lattice(gray, grid_corners(gray, corners, n), n)
+    lattice = killer_lattice(gray, grid_corners(gray, corners, n), n, box)
     ink = wall_ink(gray, lattice)
     right, down = wall_probabilities(ink, model.walls, n)
     ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)

@@ -28,6 +28,7 @@ from services.recognizer.grid import (
     faint_lines,
     grid_score,
     scored_grids,
+    sides_continued,
     trimmed_outlines,
 )
 from services.recognizer.killer import (
@@ -154,13 +155,18 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     if found is None:
                         continue
                     corners, lattice, fit, refined_score = found
+                    if pad and _off_picture(corners - pad, gray.shape):
+                        continue  # the frame's own edge, not the picture's ink
                     seen_any |= refined_score >= MIN_SCORE and not other_sides
                     side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
-                    # on the lines, standing on its own (not one box of a larger grid).
-                    if side != SIZE and (fit < LARGE_GOOD_FIT
-                                         or continues_outside(binary, corners, side) > 0.5):
-                        continue
+                    # on the lines, standing on its own (not one box of a larger grid, nor
+                    # a block of cells in its corner, whose lines run on past two sides).
+                    if side != SIZE:
+                        runs_on = sides_continued(binary, corners, side)
+                        if fit < LARGE_GOOD_FIT or runs_on.mean() > 0.5 or \
+                                runs_on.max() >= SIDE_RUNS_ON:
+                            continue
                     if aside is not None:
                         if _encloses(corners - pad, side, aside[0]):
                             return corners - pad, lattice - pad, fit
@@ -197,6 +203,14 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     raise RecognitionError(NO_GRID)
 
 
+# A grid of another side whose inner lines carry on past one of its sides this much is a
+# block of a larger grid's cells (a 4x4 block in the corner of a 6x6 killer, whose heavy
+# dotted cages let the faint-line trace lie on it at 1.0: lines ran on past two sides, 1.0
+# and 0.67, a mean of 0.42). Grids standing on their own measured 0-0.3 on every side,
+# a grainy ground included.
+SIDE_RUNS_ON = 0.75
+
+
 # A 9x9 lattice whose inner lines carry on past two of its four sides may be nine rows
 # and columns of a 12x12 or 16x16 grid whose own outline was traced a little off (a
 # shadow across a corner): the sub-lattice then lies perfectly. It is set aside, and loses
@@ -216,6 +230,21 @@ def _encloses(corners: np.ndarray, side: int, inner: np.ndarray) -> bool:
     contour = corners.reshape(-1, 1, 2).astype(np.float32)
     return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -0.5 * cell
                for x, y in inner)
+
+
+# In the paper-coloured frame, a side traced this many pixels outside the picture lies on
+# the frame's own edge: where the picture's margin is lighter than the frame's colour (its
+# median grey, a cage fill's tint), the frame binarizes as a line along the picture's
+# border, and a 6x6 lattice on it lay at 0.92 (the grid's own outline at 0.97 was not
+# tried yet). A grid drawn to the picture's edge has its outer lines inside the picture.
+OFF_PICTURE = 1.0
+
+
+def _off_picture(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
+    height, width = shape[:2]
+    return bool((corners.min(axis=0) < -OFF_PICTURE).any()
+                or (corners[:, 0] > width - 1 + OFF_PICTURE).any()
+                or (corners[:, 1] > height - 1 + OFF_PICTURE).any())
 
 
 # An outline whose side is shorter than this many pixels a cell is no grid one can read:
@@ -259,7 +288,11 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
     lines and judged on both: the thin lines of app screenshots binarize in part only, so
     the tracer follows a cage's dotted outline beside them, no lattice lies well, and
     every outline, framing and side would be tried (most of a killer screenshot's time).
-    The faint lattice counts from FAINT_FIT only, so where it does not, all is as before."""
+    The faint lattice counts from FAINT_FIT only. Failing that, the evenly spaced lattice
+    counts when it lies better on the binarized ink than the traced one: on a grainy
+    ground the tracer follows clumps of grain and dotted cage outlines beside the lines,
+    and the faint lines test cannot tell the grain (which lies under the cells' middles
+    too) from a dark photo's negative."""
     found = None
     for corners in refined_outlines(binary, outline, size):
         lattice, rows, cols = trace_lattice(binary, corners, size)
@@ -278,6 +311,11 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
             option = options[int(np.argmax(fits))]
             if max(fits) >= FAINT_FIT and widened_fit(ink, midlines(option)) <= FAINT_MID:
                 lattice, fit = option, max(fits)
+            else:
+                even = options[-1]
+                even_fit = lattice_fit(binary, even)
+                if even_fit > fit:
+                    lattice, fit = even, even_fit
         if found is None or fit > found[2]:
             moved = np.abs(corners - outline).max() >= 1.0
             # A heading or the page around the grid lowered the outline's own score.
@@ -495,13 +533,14 @@ def classic_givens(n: int) -> int:
 
 
 def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarray,
-                        turns: int, n: int = SIZE):
+                        turns: int, n: int = SIZE, box: tuple[int, int] = (3, 3)):
     """The killer reader run on the picture turned upright (cage sums sit in the top-left
-    corners of their cells), with its lattice brought back to `gray`'s pixels."""
+    corners of their cells), with its lattice brought back to `gray`'s pixels. `box`: the
+    boxes' rows and columns, upright."""
     if not turns:
-        return read_killer(gray, corners, colour, n)
+        return read_killer(gray, corners, colour, n, box)
     killer = read_killer(turn_picture(gray, turns), turn_points(corners, turns, gray.shape),
-                         turn_picture(colour, turns), n)
+                         turn_picture(colour, turns), n, box)
     turned_shape = gray.shape if turns % 2 == 0 else gray.shape[::-1]
     killer.lattice = turn_points(killer.lattice, 4 - turns, turned_shape)
     return killer
@@ -613,7 +652,11 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     elif kind == "sudoku" and large_digits >= classic_givens(size):
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE  # as asked, and it looks so
     else:
-        killer = read_upright_killer(gray, in_colour(), corners, turns, size)
+        # Boxes from the lattice found (6x6: 2x3 or 3x2), so that the killer lattice
+        # traces the box lines first.
+        boxes = _box_fields(gray, lattice) if size != SIZE else {}
+        killer = read_upright_killer(gray, in_colour(), corners, turns, size,
+                                     boxes.get("box", (3, 3)))
         head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
         read_as, confidence, warnings = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
@@ -642,7 +685,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     probs = probs / probs.sum(axis=-1, keepdims=True)
     extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
     if size != SIZE:
-        extra |= _box_fields(gray, lattice)
+        extra |= boxes
     return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=size,
                    cells=probs.tolist(), image_size=(width, height), rotation=90 * turns,
                    warnings=warnings + extra.pop("warnings", []), timings=timings,
