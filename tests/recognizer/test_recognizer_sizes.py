@@ -107,9 +107,10 @@ def test_nine_by_nine_stays_nine_by_nine():
     assert_solved_exactly(reading, givens, solution)
 
 
-def test_killer_is_not_read_from_a_6x6_picture():
-    data, _, _ = picture(6, (2, 3), 51)
-    with pytest.raises(RecognitionError, match="6x6"):
+def test_killer_is_not_read_from_an_8x8_picture():
+    # Killers are read at 6x6 and 9x9 (tests/recognizer_killer/test_killer_six.py).
+    data, _, _ = picture(8, (2, 4), 51)
+    with pytest.raises(RecognitionError, match="8x8"):
         recognize(data, "killer")
 
 
