@@ -177,25 +177,27 @@ def sides_continued(binary: np.ndarray, quad: np.ndarray, size: int) -> np.ndarr
     (a 4x4-cell box of a 16x16 grid looks like a whole 4x4 sudoku inside), near 0 for a
     grid standing on its own.
 
-    Measured against the ground: on a grainy or textured ground the binarized grain
-    beside the grid runs through the bands everywhere, between the lines as much as at
-    them, and only the lines' excess over the cells' middles counts."""
+    A line carries on when its ink runs through most of the band. The ink is closed
+    along the line (gaps of a line that binarized in pieces) and widened across it (the
+    lattice a little off), not widened both ways: widened both ways, the sparse specks
+    of a grainy ground (5 % of the pixels beside a textured 6x6 killer) covered 72 % of
+    the bands and ran through them like lines."""
     c = SCORE_CELL
     side = size * c
     dim = side + 2 * c
     target = np.array([[c, c], [c + side, c], [c + side, c + side], [c, c + side]],
                       np.float32)
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    ink = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_NEAREST) > 0
-    ink = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    ink = (cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_NEAREST) > 0
+           ).astype(np.uint8)
+    along, across = np.ones((5, 1), np.uint8), np.ones((1, 5), np.uint8)
+    upright = cv2.dilate(cv2.morphologyEx(ink, cv2.MORPH_CLOSE, along), across) > 0
+    lying = cv2.dilate(cv2.morphologyEx(ink, cv2.MORPH_CLOSE, across), along) > 0
     near, far = c // 3, c - 2  # beyond the outer line's own width, up to a cell out
-    shares = []
-    for lines in (c + c * np.arange(1, size), c // 2 + c * np.arange(1, size)):
-        bands = [ink[c - far:c - near, lines], ink[c + side + near:c + side + far, lines],
-                 ink[lines, c - far:c - near].T, ink[lines, c + side + near:c + side + far].T]
-        # A line carries on when its ink runs through most of the band.
-        shares.append(np.array([(band.mean(axis=0) > 0.8).mean() for band in bands]))
-    return np.maximum(shares[0] - shares[1], 0.0)
+    lines = c + c * np.arange(1, size)
+    bands = [upright[c - far:c - near, lines], upright[c + side + near:c + side + far, lines],
+             lying[lines, c - far:c - near].T, lying[lines, c + side + near:c + side + far].T]
+    return np.array([(band.mean(axis=0) > 0.8).mean() for band in bands])
 
 
 RULE_CELL = 32  # pixels per cell when looking for the grid's rules inside an outline
