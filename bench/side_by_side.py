@@ -15,9 +15,8 @@ photos, its seeds) and real photos (`--photos`) are read (and the sides solved) 
 answer to check: their readings and statuses are compared. Per group: median and p95
 seconds of each version, the median of the per-picture ratios (this version / other;
 wall and CPU seconds: on a loaded machine CPU seconds vary less) and the ratio of the
-p95s, pictures solved exactly,
-sums read right, and the pictures whose readings differ (kind, walls, sums, cells,
-status).
+p95s, pictures solved exactly, sums read right, and the pictures whose readings differ
+(kind, walls, sums, cells, status).
 """
 
 from __future__ import annotations
