@@ -165,7 +165,7 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     if side != SIZE:
                         runs_on = sides_continued(binary, corners, side)
                         if fit < LARGE_GOOD_FIT or runs_on.mean() > 0.5 or \
-                                runs_on.max() >= SIDE_RUNS_ON:
+                                (runs_on >= SIDE_RUNS_ON).sum() >= 2:
                             continue
                     if aside is not None:
                         if _encloses(corners - pad, side, aside[0]):
@@ -203,12 +203,12 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     raise RecognitionError(NO_GRID)
 
 
-# A grid of another side whose inner lines carry on past one of its sides this much is a
+# A grid of another side whose inner lines carry on this much past two of its sides is a
 # block of a larger grid's cells (a 4x4 block in the corner of a 6x6 killer, whose heavy
 # dotted cages let the faint-line trace lie on it at 1.0, its outline a little skewed:
 # two of three lines ran on past two sides, a mean of 0.33). Such blocks measured
-# 0.67-1.0 on the sides where the grid goes on; grids standing on their own 0-0.2 on
-# every side, a grainy ground included.
+# 0.67-1.0 on the sides where the grid goes on; grids standing on their own 0-0.2, a
+# grainy ground included, but a heading over a photographed grid 1.0 on its one side.
 SIDE_RUNS_ON = 0.6
 
 

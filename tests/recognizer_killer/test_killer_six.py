@@ -29,12 +29,14 @@ from .conftest import sums_read, to_bytes, walls_read
 
 def six(seed: int, style: str, photo: bool = False):
     """(picture bytes, puzzle, solution, image info) of a 6x6 killer drawn in a random
-    variation of `style` (photographed print when `photo`)."""
+    variation of `style` (photographed when `photo`), as bench/recognition_killer.py
+    --side 6 draws its seed."""
     rng = random.Random(seed)
     puzzle, solution = make_killer(rng, size=6)
     look = vary(ALL_STYLES[style], rng)
+    font = pick_sum_font(look, rng)
     image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
-                          margin=rng.randint(6, 40), sum_font=pick_sum_font(look, rng))
+                          margin=rng.randint(6, 40), sum_font=font)
     info = dict(image.info)
     if photo:
         image, _ = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
@@ -59,6 +61,7 @@ def test_six_by_six_killers_are_generated_unique_with_sums_adding_to_126():
     ("thin_colour", 1_610_001, False),  # solid cage lines captured a thin line
     ("print", 1_602_001, False),  # its 4x4 corner block read as a 4x4 grid
     ("print", 1_611_000, True),  # printed and photographed
+    ("print", 1_711_004, True),  # a heading over the grid: lines "ran on" past one side
 ])
 def test_six_by_six_killer_is_read_and_solved(style, seed, photo):
     data, puzzle, solution, info = six(seed, style, photo)
