@@ -4,6 +4,7 @@
         [--only web page progress handwritten] [--seed 300]
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py --held-out \\
         [--n 20] [--train-grids 120] [--family-folds 4]
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py --side 6 [--quick]
 
 Every picture goes through `recognize(kind="auto")` and `solve_page` as a job does.
 Per group of pictures: share solved exactly (the solver's solution is the true one), read
@@ -19,7 +20,9 @@ printed killers a person wrote on by hand, photographed ("handwritten").
 `--held-out` retrains the models once per held-out group on a smaller training set,
 leaving out one trained style (leave one style out) or one fold of font families (leave
 one family out) and reads only that group with it; the worst group is the figure that
-counts. Writes bench/out/recognition_killer*.md.
+counts. `--side 6` draws every group as 6x6 killers (2x3 boxes; the models are trained on
+9x9 killers only) from seeds of their own, and its classic rows as 6x6 classic grids in
+both box shapes. Writes bench/out/recognition_killer*.md.
 """
 
 from __future__ import annotations
@@ -61,9 +64,12 @@ from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.recognizer import sums as sum_reader  # noqa: E402
 from services.solver import repair, solve_page  # noqa: E402
 from services.solver.entries import page_marks  # noqa: E402
+from services.solver.grid import default_box  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SEED0 = 700_000  # far from the training seeds
+SIDE = 9  # the grids' side: --side sets it (and, for 6, SEED0 to SIDE_SEED0[6])
+SIDE_SEED0 = {9: SEED0, 6: 1_600_000}  # 6x6: far from the other benches' seeds
 TIME_LIMIT = 10.0  # the solve worker's default limit
 NAMES = {"print": "print (screenshot)", "photo": "print, photographed",
          "dark": "app, dark mode", "fills": "colour fills, no outlines",
@@ -91,7 +97,7 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
     pencil notes on by hand, one digit wrong, photographed).
     """
     rng = random.Random(seed)
-    puzzle, solution = make_killer(rng)
+    puzzle, solution = make_killer(rng, size=SIDE)
     if style == "handwritten":
         return handwritten_case(seed, rng, puzzle, solution, exclude_families)
     base = {"photo": "print", "page": None, "mixed": None, "progress": None}.get(style, style)
@@ -135,7 +141,10 @@ def handwritten_case(seed: int, rng: random.Random, puzzle, solution,
 
 def score_reading(reading, info) -> dict:
     """Kind, walls, sums and blanks of one reading against the truth."""
-    if reading.kind != "killer" or reading.walls_right is None:
+    n = len(info["walls_right"])
+    if reading.kind != "killer" or reading.walls_right is None or reading.size != n or \
+            n != 9 and tuple(reading.box or ()) != default_box(n):
+        # Kind, size and (sides other than 9) box shape: what the solver is told.
         return dict(kind=False, walls=False, sums_right=0, exact=False)
     walls = bool(((np.asarray(reading.walls_right) >= 0.5)
                   == np.asarray(info["walls_right"])).all()
@@ -155,7 +164,7 @@ def marks_right(reading, info) -> bool:
     if reading.cell_kinds is None:
         return "entries" not in info
     entries, notes = page_marks(reading)
-    want_entries = info.get("entries") or [[0] * 9 for _ in range(9)]
+    want_entries = info.get("entries") or [[0] * SIDE for _ in range(SIDE)]
     want_notes = sorted(map(tuple, info.get("notes", [])))
     return entries == want_entries and sorted(map(tuple, notes)) == want_notes
 
@@ -179,9 +188,10 @@ def run_group(name: str, cases) -> dict:
         for key in ("kind", "walls", "exact"):
             row[key] += score[key]
         row["sums_right"] += score["sums_right"]
-        if reading.kind != "killer":
+        if not score["kind"]:
             row["times"].append(time.perf_counter() - started)
-            row["failures"].append(f"{style} {seed}: read as {reading.kind}")
+            row["failures"].append(f"{style} {seed}: read as {reading.kind} "
+                                   f"{reading.size}x{reading.size}")
             continue
         result = solve_page(reading, time_limit=TIME_LIMIT)
         if "entries" in info:
@@ -210,7 +220,12 @@ def classic_group(count: int, written: bool = False) -> dict:
     row = dict(name=name, n=count, kind=0, times=[])
     for i in range(count):
         rng = random.Random(SEED0 + 90_000 + 500 * written + i)
-        if written:
+        if SIDE != 9:  # both box shapes of the side, in turn
+            box = CLASSIC_BOXES[SIDE][i % len(CLASSIC_BOXES[SIDE])]
+            givens, _ = make_sudoku(rng, SIDE, box)
+            data = encode(render_sudoku(givens, seed=i, box=box,
+                                        cell_px=rng.randint(36, 72)), "PNG")
+        elif written:
             page = half_solved_page(SEED0 + i, app=rng.random() < 0.5,
                                     cell_px=rng.randint(40, 72))
             data = encode(page.image, "PNG")
@@ -220,8 +235,11 @@ def classic_group(count: int, written: bool = False) -> dict:
         started = time.perf_counter()
         reading = recognize(data, "auto")
         row["times"].append(time.perf_counter() - started)
-        row["kind"] += reading.kind == "sudoku"
+        row["kind"] += reading.kind == "sudoku" and reading.size == SIDE
     return row
+
+
+CLASSIC_BOXES = {6: [(2, 3), (3, 2)]}
 
 
 def pct(values: list[float], q: float) -> float:
@@ -275,7 +293,7 @@ def shipped(count: int, only: list[str] | None = None, seed: int = 0
                          f"{row['marks']} of {row['n']} pictures")
         notes += [f"- {f}" for f in row["failures"]]
         print(lines[-1], flush=True)
-    for written in (False, True) if not only else ():
+    for written in ((False, True) if SIDE == 9 else (False,)) if not only else ():
         classic = classic_group(count, written)
         lines.append(f"| {classic['name']} | {count} | - | - | - | - "
                      f"| {classic['kind'] / count:.1%} | - "
@@ -371,8 +389,15 @@ def main() -> None:
                              "held-out styles use 500 on)")
     parser.add_argument("--model-cache", type=Path,
                         help="held-out models: load from / save to this folder")
+    parser.add_argument("--side", type=int, choices=sorted(SIDE_SEED0), default=9,
+                        help="the killers' side (6: 2x3 boxes, seeds of their own)")
+    parser.add_argument("--seed0", type=int,
+                        help="first seed (default: the side's); each group adds 1000")
     args = parser.parse_args()
     count = 10 if args.quick else args.n
+    global SIDE, SEED0
+    SIDE = args.side
+    SEED0 = args.seed0 if args.seed0 is not None else SIDE_SEED0[SIDE]
     if args.settle is not None:
         repair.solve_reading.__defaults__ = (*repair.solve_reading.__defaults__[:-1],
                                              args.settle)
@@ -387,6 +412,9 @@ def main() -> None:
     else:
         lines, notes = shipped(count, args.only, args.seed)
         title, out = "Killer recognition, shipped models", "recognition_killer.md"
+    if SIDE != 9:
+        title += f", {SIDE}x{SIDE} grids from seed {SEED0}"
+        out = out.replace(".md", f"_{SIDE}x{SIDE}.md")
     text = (f"# {title}\n\n{time.strftime('%Y-%m-%d')}, {time.perf_counter() - started:.0f} s,"
             f" unseen styles: {', '.join(UNSEEN_STYLES)}\n\n" + "\n".join(lines) + "\n")
     if notes:

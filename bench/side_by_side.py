@@ -2,19 +2,21 @@
 compared.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/side_by_side.py --other /tmp/ver-main \
-        [--n 30] [--only textured progress] [--nines "photo: dark"] \
+        [--n 30] [--only textured progress] [--nines "photo: dark"] [--sides 6 16] \
         [--photos ../shared/data/sudoku_photos_dev]
 
 `--other` is another checkout of the project (e.g. `git archive main | tar -x -C DIR`).
 Each version runs in a worker process of its own; every picture goes to both, one after
 the other, the order alternating from picture to picture, so that a machine loaded by
 other work slows both alike. Killer pictures (bench/recognition_killer.py's groups) and
-synthetic 9x9 sets (bench/recognition.py's) are read and solved as a job does; real
-photos (`--photos`) are read only. Per group: median and p95 seconds of each version,
-the median of the per-picture ratios (this version / other; wall and CPU seconds: on a
-loaded machine CPU seconds vary less) and the ratio of the p95s, pictures solved exactly,
-sums read right, and the pictures whose readings differ (kind, walls, sums, cells,
-status).
+synthetic 9x9 sets (bench/recognition.py's) are read and solved as a job does; grids of
+other sides (`--sides`: bench/recognition.py's sets of those sides, screenshots and
+photos, its seeds) and real photos (`--photos`) are read (and the sides solved) with no
+answer to check: their readings and statuses are compared. Per group: median and p95
+seconds of each version, the median of the per-picture ratios (this version / other;
+wall and CPU seconds: on a loaded machine CPU seconds vary less) and the ratio of the
+p95s, pictures solved exactly, sums read right, and the pictures whose readings differ
+(kind, walls, sums, cells, status).
 """
 
 from __future__ import annotations
@@ -153,6 +155,18 @@ def nine_by_nine_pictures(name: str, count: int):
         yield picture, data, None, None
 
 
+def side_pictures(side: int, photo: bool, count: int):
+    """bench/recognition.py's sets of grids of `side` (each box shape), its seeds."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from recognition import SIZE_SETS, sizes_set
+
+    for k, (size, box, conventions) in enumerate(SIZE_SETS):
+        if size == side:
+            for name, data, _, _, _ in sizes_set(size, box, conventions, photo, count,
+                                                 700_000 + 50_000 + 1000 * k + 500 * photo):
+                yield f"{name} ({box[0]}x{box[1]})", data, None, None
+
+
 def photo_pictures(folder: Path):
     for path in sorted(folder.glob("*.jpg"), key=lambda p: p.name):
         yield path.name, path.read_bytes(), None, None
@@ -165,6 +179,8 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=30, help="killer pictures per group")
     parser.add_argument("--only", nargs="*", default=[], help="killer groups")
     parser.add_argument("--photos", type=Path, help="a folder of real photos (read only)")
+    parser.add_argument("--sides", type=int, nargs="*", default=[],
+                        help="grids of these sides (bench/recognition.py's sets), --n each")
     parser.add_argument("--nines", nargs="*", default=[],
                         help="bench/recognition.py's synthetic 9x9 sets, e.g. 'photo: dark'")
     args = parser.parse_args()
@@ -179,6 +195,9 @@ def main() -> None:
     differ = []
     groups = [(style, killer_pictures(style, args.n), True) for style in args.only]
     groups += [(name, nine_by_nine_pictures(name, args.n), True) for name in args.nines]
+    groups += [(f"{side}x{side} {'photo' if photo else 'screenshot'}",
+                side_pictures(side, photo, args.n), True)
+               for side in args.sides for photo in (False, True)]
     if args.photos:
         groups.append((args.photos.name, photo_pictures(args.photos), False))
     try:

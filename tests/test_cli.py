@@ -11,7 +11,8 @@ import sys
 import httpx
 
 from gridsight.stack import ROOT, free_port
-from gridsight.synth.puzzles import make_sudoku
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.puzzles import make_killer, make_sudoku
 from gridsight.synth.render import render_sudoku
 from tests.conftest import wait_for_job, wait_until_healthy
 
@@ -94,3 +95,16 @@ def test_serve_without_redis_solves_a_screenshot(tmp_path):
             server.kill()
             server.wait()
     assert "broker: fakeredis" in log.read_text()
+
+
+def test_solve_a_6x6_killer_picture(tmp_path):
+    puzzle, solution = make_killer(random.Random(6007), size=6)
+    path = tmp_path / "killer6.png"
+    render_killer(puzzle, style="web", seed=6007, cell_px=56).save(path)
+    done = run_cli("solve", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert (line["status"], line["kind"], line["size"], line["box"]) == \
+        ("solved", "killer", 6, [2, 3])
+    assert sum(cage["sum"] for cage in line["cages"]) == 126
+    assert line["solution"] == solution

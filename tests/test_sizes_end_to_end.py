@@ -1,6 +1,7 @@
-"""Issue 17: a 6x6 sudoku picture through the whole service over HTTP (gateway -> Redis ->
-recognizer worker -> solver worker -> result -> overlay), with kind=auto. Before grids
-of other sides were read, this picture failed with "no sudoku grid found"."""
+"""Issue 17: a 6x6 sudoku and a 6x6 killer picture through the whole service over HTTP
+(gateway -> Redis -> recognizer worker -> solver worker -> result -> overlay), with
+kind=auto. Before grids of other sides were read, the sudoku failed with "no sudoku grid
+found"; before 6x6 killers were read, the killer was read as a classic grid."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import random
 
 from PIL import Image
 
-from gridsight.synth.puzzles import make_sudoku
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.puzzles import make_killer, make_sudoku
 from gridsight.synth.render import render_sudoku
 from tests.conftest import wait_for_job
 
@@ -51,3 +53,42 @@ def test_6x6_picture_is_solved_end_to_end_and_drawn(client):
         box = (int(x0) + 4, int(y0) + 4, int(x1) - 4, int(y1) - 4)
         changed += drawn.crop(box).tobytes() != original.crop(box).tobytes()
     assert changed == len(blank)
+
+
+def test_6x6_killer_picture_is_solved_end_to_end_and_drawn(client):
+    """A 6x6 killer screenshot with kind=auto: read as a killer of its side and boxes
+    (cage sums 1-21 adding up to 126), solved by the solver worker, drawn into the picture
+    around its sums. Before, it was read as a classic 6x6 grid with the sums as givens."""
+    puzzle, solution = make_killer(random.Random(6006), size=6)
+    picture = png(render_killer(puzzle, style="app", seed=6006, cell_px=60))
+
+    response = client.post("/v1/jobs", files={"image": ("killer6.png", picture, "image/png")},
+                           data={"kind": "auto"})
+    assert response.status_code == 202
+    job = wait_for_job(client, response.json()["id"])
+
+    assert job["status"] == "solved", job.get("error") or job["result"]
+    reading = job["reading"]
+    assert (reading["kind"], reading["size"], reading["box"]) == ("killer", 6, [2, 3])
+    assert len(reading["walls_right"]) == 6 and len(reading["walls_right"][0]) == 5
+    result = job["result"]
+    assert (result["kind"], result["size"], result["puzzle"]["box"]) == ("killer", 6, [2, 3])
+    cages = {(tuple(map(tuple, c["cells"])), c["sum"]) for c in result["puzzle"]["cages"]}
+    assert cages == {(tuple(map(tuple, c.cells)), c.sum) for c in puzzle.cages}
+    assert result["solution"] == solution
+
+    overlay = client.get(f"/v1/jobs/{job['id']}/overlay.png")
+    assert overlay.status_code == 200
+    drawn = Image.open(io.BytesIO(overlay.content)).convert("RGB")
+    original = Image.open(io.BytesIO(picture)).convert("RGB")
+    assert drawn.size == original.size
+    # Every cell gets its digit, below the cage sum's corner.
+    quads = reading["cell_quads"]
+    changed = 0
+    for r in range(6):
+        for c in range(6):
+            (x0, y0), _, (x1, y1), _ = quads[r][c]
+            h = y1 - y0
+            box = (int(x0) + 4, int(y0 + 0.45 * h), int(x1) - 4, int(y1) - 4)
+            changed += drawn.crop(box).tobytes() != original.crop(box).tobytes()
+    assert changed == 36

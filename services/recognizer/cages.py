@@ -281,8 +281,10 @@ def solid_lines(ink: np.ndarray, cell_px: float) -> tuple[np.ndarray, np.ndarray
 # --- The lattice -----------------------------------------------------------------------
 
 
-def killer_lattice(gray: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:
-    """(size+1, size+1, 2) grid line intersections, tracing solid lines only."""
+def killer_lattice(gray: np.ndarray, corners: np.ndarray, size: int = 9,
+                   box: tuple[int, int] = (3, 3)) -> np.ndarray:
+    """(size+1, size+1, 2) grid line intersections, tracing solid lines only; `box`
+    (rows, columns) says which lines are box lines, traced before the thin ones."""
     cell_px = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(
         corners[3] - corners[0])) / (2 * size)
     horizontal, vertical = solid_lines(thin_ink(gray, cell_px), cell_px)
@@ -295,8 +297,8 @@ def killer_lattice(gray: np.ndarray, corners: np.ndarray, size: int = 9) -> np.n
     h_map = cv2.warpPerspective(horizontal, matrix, (dim, dim), flags=flags)
     v_map = cv2.warpPerspective(vertical, matrix, (dim, dim), flags=flags)
     ideal = margin + c * np.arange(size + 1, dtype=float)
-    rows = _fit_lines(h_map, ideal)  # rows[k](x) -> y
-    cols = _fit_lines(v_map.T, ideal)  # cols[k](y) -> x
+    rows = _fit_lines(h_map, ideal, box[0])  # rows[k](x) -> y
+    cols = _fit_lines(v_map.T, ideal, box[1])  # cols[k](y) -> x
     # Crossings: column k's x at row r's y and back, to the fixed point (all at once).
     x = np.tile(ideal, (size + 1, 1))  # x[r, k]
     y = x.T.copy()
@@ -313,7 +315,9 @@ def killer_lattice(gray: np.ndarray, corners: np.ndarray, size: int = 9) -> np.n
 def _fit_lines(mask: np.ndarray, ideal: np.ndarray, box: int = 3) -> list[np.ndarray]:
     """Polynomial (across as a function of along) per line; `mask` is [across, along].
 
-    Outer lines first, then box lines, then the thin ones: each is looked for, one
+    Outer lines first, then box lines (every `box`-th), then the thin ones: a thin line
+    taken for a box line is looked for in a wide window, where a solid cage outline just
+    inside a cell can capture it (6x6 grids with 2x3 boxes). Each is looked for, one
     cell-long segment at a time, near the blend of the lines already found on either side
     (so a darker cage line just inside a cell does not capture it), and a gentle curve
     through its segments follows a bent page.

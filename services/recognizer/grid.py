@@ -166,9 +166,20 @@ OTHER_SIZE_HANDICAP = 0.02
 
 
 def continues_outside(binary: np.ndarray, quad: np.ndarray, size: int) -> float:
-    """Share of the outline's inner lines whose ink carries on beyond its border: near 1
-    when the outline is one box of a larger grid (a 4x4-cell box of a 16x16 grid looks
-    like a whole 4x4 sudoku inside), near 0 for a grid standing on its own."""
+    """Share of the outline's inner lines whose ink carries on beyond its border,
+    over its four sides (see sides_continued)."""
+    return float(np.mean(sides_continued(binary, quad, size)))
+
+
+def sides_continued(binary: np.ndarray, quad: np.ndarray, size: int) -> np.ndarray:
+    """(4,) shares of the inner lines whose ink carries on beyond each side of the
+    outline (top, bottom, left, right): near 1 when the outline is one box of a larger grid
+    (a 4x4-cell box of a 16x16 grid looks like a whole 4x4 sudoku inside), near 0 for a
+    grid standing on its own.
+
+    A line carries on when its (widened) ink runs through most of the band. On a grainy
+    ground the widened specks run through the bands too (a textured 6x6 killer measured
+    0.6-1.0 on every side): see pipeline.SIDE_RUNS_ON for how the sides are weighed."""
     c = SCORE_CELL
     side = size * c
     dim = side + 2 * c
@@ -176,13 +187,13 @@ def continues_outside(binary: np.ndarray, quad: np.ndarray, size: int) -> float:
                       np.float32)
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     ink = cv2.warpPerspective(binary, matrix, (dim, dim), flags=cv2.INTER_NEAREST) > 0
+    # Widened both ways: the light thin lines of a photo binarize in broken pieces.
     ink = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     near, far = c // 3, c - 2  # beyond the outer line's own width, up to a cell out
     lines = c + c * np.arange(1, size)
     bands = [ink[c - far:c - near, lines], ink[c + side + near:c + side + far, lines],
              ink[lines, c - far:c - near].T, ink[lines, c + side + near:c + side + far].T]
-    # A line carries on when its ink runs through most of the band.
-    return float(np.mean([(band.mean(axis=0) > 0.8).mean() for band in bands]))
+    return np.array([(band.mean(axis=0) > 0.8).mean() for band in bands])
 
 
 RULE_CELL = 32  # pixels per cell when looking for the grid's rules inside an outline

@@ -31,14 +31,16 @@ from services.recognizer.fills import (
 )
 from services.recognizer.grid import binarize, grid_score, rank_grids
 from services.recognizer.sums import (
+    MAX_SUM,
     SUM_CELL,
     cell_ink,
     corner_glyphs,
     load_killer_model,
     read_sums,
 )
+from services.recognizer.symbols import fold
 
-SIZE = 9
+SIZE = 9  # the usual side; read_killer reads any side whose sums fit 1..45
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
 # Among many large digits, a mean wall probability from this up, both across and down,
 # shows cages (killers: 0.4 and more each way; written classic pages up to about 0.15
@@ -47,11 +49,9 @@ CAGES_SEEN = 0.2
 MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
 DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
 SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
-GRID_TOTAL = SIZE * SIZE * (SIZE + 1) // 2  # 405
 BALANCE = 3.0  # boost of a sum alternative that makes the total right
 UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
 GAP_GUESS = 0.01  # share of a sum's doubt given to the value that would make the total right
-MAX_CAGE_SUM = SIZE * (SIZE + 1) // 2  # 45
 FAINT_CELL = 0.55  # a cell whose darkest (smoothed) ink is lighter than this share is blank
 # ... smoothed this little (pixels at 32 a cell): a thin-stroked digit, such as a person's
 # entry in an app's regular face, keeps its darkness; single grains of paper do not.
@@ -91,6 +91,17 @@ def regions(walls_right: np.ndarray, walls_down: np.ndarray) -> list[list[tuple[
     return sorted(groups.values())
 
 
+def grid_total(n: int) -> int:
+    """What the cage sums of an n x n killer add up to: each digit 1..n, n times (405 at
+    9x9, 126 at 6x6)."""
+    return n * n * (n + 1) // 2
+
+
+def largest_sum(n: int) -> int:
+    """The largest sum a cage of an n x n killer can hold: 1..n once each."""
+    return n * (n + 1) // 2
+
+
 def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -> bool:
     """Whether the grid shows cage walls at all, on the lattice found for a classic grid:
     drawn as outlines, as boundaries in a colour of their own, or as colour fills.
@@ -102,7 +113,8 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
     its width; its tops and feet near the horizontal lines look like walls one way only.
     Fills count by hue alone: a shadow across a photo changes the paper's lightness.
     """
-    found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, SIZE)]
+    n = lattice.shape[0] - 1
+    found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, n)]
     by_line = coloured_line_walls(colour, lattice)
     if by_line is not None:
         found.append(by_line)
@@ -112,29 +124,30 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
     return any(min(np.mean(right), np.mean(down)) >= CAGES_SEEN for right, down in found)
 
 
-def grid_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def grid_corners(gray: np.ndarray, corners: np.ndarray, n: int = SIZE) -> np.ndarray:
     """`corners`, unless the most grid-like outline fits the grid's lines clearly better.
 
     Cage fills and highlights can make the outline tracer settle on a frame around the
-    grid; the grid score (ink on the nine lines each way) still tells.
+    grid; the grid score (ink on the n + 1 lines each way) still tells.
     """
     binary = binarize(gray)
-    best, best_score = corners, grid_score(binary, corners)
+    best, best_score = corners, grid_score(binary, corners, n)
     for quad in rank_grids(gray, binary)[:1]:
-        score = grid_score(binary, quad)
+        score = grid_score(binary, quad, n)
         if score > best_score + 0.02:
             best, best_score = quad, score
     return best
 
 
 def read_killer(gray: np.ndarray, corners: np.ndarray,
-                colour: np.ndarray | None = None) -> KillerRead:
-    """The killer parts of a grid; `colour` is the same picture in colour (BGR), where
-    the cages may be colour fills."""
+                colour: np.ndarray | None = None, n: int = SIZE,
+                box: tuple[int, int] = (3, 3)) -> KillerRead:
+    """The killer parts of an n x n grid with boxes of `box` (rows, columns); `colour` is
+    the same picture in colour (BGR), where the cages may be colour fills."""
     model = load_killer_model()
-    lattice = killer_lattice(gray, grid_corners(gray, corners), SIZE)
+    lattice = killer_lattice(gray, grid_corners(gray, corners, n), n, box)
     ink = wall_ink(gray, lattice)
-    right, down = wall_probabilities(ink, model.walls, SIZE)
+    right, down = wall_probabilities(ink, model.walls, n)
     ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
     if colour is not None:
         right, down = outline_or_fill_walls(right, down, cell_fills(colour, lattice), ink_sums,
@@ -143,22 +156,27 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     heads = [min(cage) for cage in cages]
     if np.mean(right) + np.mean(down) < 2 * CLASSIC_WALLS:  # no cages: a classic grid
         return KillerRead(lattice, right, down, heads, [], 0)
-    top = np.vstack([np.ones((1, SIZE)), down])  # wall above each cell; the border is one
-    left = np.hstack([np.ones((SIZE, 1)), right])
+    top = np.vstack([np.ones((1, n)), down])  # wall above each cell; the border is one
+    left = np.hstack([np.ones((n, 1)), right])
     doubtful = np.minimum(top, left) < 1 - MAYBE_HEAD  # one of them could be misread
-    maybe = [(r, c) for r in range(SIZE) for c in range(SIZE)
+    maybe = [(r, c) for r in range(n) for c in range(n)
              if (r, c) not in heads and top[r, c] > MAYBE_HEAD and left[r, c] > MAYBE_HEAD
              and doubtful[r, c]]
-    sums = read_sums(without_digits_in(ink_sums, maybe), heads, maybe, SIZE, model,
+    sums = read_sums(without_digits_in(ink_sums, maybe, n), heads, maybe, n, model,
                      sure_heads(cages, right, down))
-    numbered = sum(1 for s in sums
-                   if tuple(s.cell) in heads and len(s.candidates) < MAX_CAGE_SUM)
+    numbered = sum(1 for s in sums if tuple(s.cell) in heads and not unread(s))
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
-    sums = balanced_sums(plausible_sums(sums, regions(right, down)))
+    sums = balanced_sums(plausible_sums(sums, regions(right, down), n), n)
     return KillerRead(lattice, right, down, heads, sums, numbered)
 
 
-def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
+def unread(s: CageSumReading) -> bool:
+    """Whether the sum is a head's whose number was not found (every value 1..45)."""
+    return len(s.candidates) >= MAX_SUM
+
+
+def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]],
+                      n: int = SIZE) -> np.ndarray:
     """The sums' ink with the large digits and written notes painted out of `cells`, the
     cells that may hold a sum though the walls do not make them a cage's first: a tall
     handwritten digit there reaches into the corner where a sum would be, and read as
@@ -168,7 +186,7 @@ def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]]) -> np.
         return ink_sums
     clean = without_large_digits(ink_sums, SUM_CELL)
     out = ink_sums.copy()
-    p = SUM_CELL
+    p = ink_sums.shape[0] // n
     for r, c in cells:
         out[r * p:(r + 1) * p, c * p:(c + 1) * p] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
     return out
@@ -191,8 +209,9 @@ def outline_or_fill_walls(right: np.ndarray, down: np.ndarray, fills: np.ndarray
         others.append(by_line)
     if not others:
         return right, down
-    numbered = {(r, c) for r in range(SIZE) for c in range(SIZE)
-                if corner_glyphs(cell_ink(ink_sums, r, c, SIZE))}
+    n = right.shape[0]
+    numbered = {(r, c) for r in range(n) for c in range(n)
+                if corner_glyphs(cell_ink(ink_sums, r, c, n))}
     best, best_fit = (right, down), sum_consistency(regions(right, down), numbered)
     for walls in others:
         fit = sum_consistency(regions(*walls), numbered)
@@ -249,8 +268,9 @@ def consistent_walls(right: np.ndarray, down: np.ndarray,
     return right, down
 
 
-def plausible_sums(sums: list[CageSumReading], cages) -> list[CageSumReading]:
-    """Sums a cage of its size cannot hold lose most of their probability; the rest gain."""
+def plausible_sums(sums: list[CageSumReading], cages, n: int = SIZE) -> list[CageSumReading]:
+    """Sums a cage of its size cannot hold in an n x n grid lose most of their
+    probability; the rest gain."""
     size_of = {min(cage): len(cage) for cage in cages}
     out = []
     for s in sums:
@@ -259,7 +279,7 @@ def plausible_sums(sums: list[CageSumReading], cages) -> list[CageSumReading]:
             out.append(s)
             continue
         low = cells * (cells + 1) // 2
-        high = cells * (2 * SIZE - cells + 1) // 2
+        high = cells * (2 * n - cells + 1) // 2
         weighted = [(c.value, c.prob * (1.0 if low <= c.value <= high else UNREACHABLE))
                     for c in s.candidates]
         total = sum(p for _, p in weighted) or 1.0
@@ -269,18 +289,19 @@ def plausible_sums(sums: list[CageSumReading], cages) -> list[CageSumReading]:
     return out
 
 
-def balanced_sums(sums: list[CageSumReading]) -> list[CageSumReading]:
+def balanced_sums(sums: list[CageSumReading], n: int = SIZE) -> list[CageSumReading]:
     """When the sums read add up to the wrong total, favour single alternatives that fix it.
 
-    The cages of a 9x9 killer hold every digit nine times: 405. If the most probable sums
+    The cages of an n x n killer hold every digit n times (grid_total: 405 at 9x9). If
+    the most probable sums
     miss that by some amount, a sum whose runner-up differs by exactly that amount becomes
     BALANCE times as likely as before (the solver still decides). A sum without such an
     alternative gets it, as likely as GAP_GUESS of its doubt: a digit lost in a photo
     can leave the true value out of the candidates altogether.
     """
-    if not sums or any(len(s.candidates) >= MAX_CAGE_SUM for s in sums):
+    if not sums or any(unread(s) for s in sums):
         return sums  # a sum not read at all: the total says nothing yet
-    gap = GRID_TOTAL - sum(s.candidates[0].value for s in sums)
+    gap = grid_total(n) - sum(s.candidates[0].value for s in sums)
     if gap == 0:
         return sums
     out = []
@@ -288,7 +309,7 @@ def balanced_sums(sums: list[CageSumReading]) -> list[CageSumReading]:
         want = s.candidates[0].value + gap
         candidates = s.candidates
         if not any(c.value == want for c in candidates[1:]):
-            if not 1 <= want <= MAX_CAGE_SUM:
+            if not 1 <= want <= largest_sum(n):
                 out.append(s)
                 continue
             doubt = GAP_GUESS * (1 - candidates[0].prob)
@@ -303,7 +324,9 @@ def balanced_sums(sums: list[CageSumReading]) -> list[CageSumReading]:
 
 
 def killer_cells(gray: np.ndarray, lattice: np.ndarray, read: KillerRead) -> np.ndarray:
-    """(n, n, 10) digit probabilities with cage outlines and sums painted out first."""
+    """(n, n, n + 1) probabilities of blank, 1..n with cage outlines and sums painted out
+    first."""
+    n = lattice.shape[0] - 1
     straight = straighten(gray, lattice).astype(np.float32)
     p = PATCH
     # On white paper: highlighted cells, cage colours and shadow edges are not ink.
@@ -313,8 +336,8 @@ def killer_cells(gray: np.ndarray, lattice: np.ndarray, read: KillerRead) -> np.
     # Cage lines run within a quarter cell of the edges; given digits sit in the middle.
     band = int(round(0.25 * p))
     sum_cells = {tuple(s.cell) for s in read.sums} | set(read.heads)
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(n):
+        for c in range(n):
             cell = straight[r * p:(r + 1) * p, c * p:(c + 1) * p]
             ring = np.ones((p, p), bool)
             ring[band:p - band, band:p - band] = False
@@ -325,8 +348,8 @@ def killer_cells(gray: np.ndarray, lattice: np.ndarray, read: KillerRead) -> np.
             # a cell whose darkest smoothed ink stays faint is blank.
             if cv2.GaussianBlur(cell, (0, 0), FAINT_BLUR).min() > FAINT_CELL * 255:
                 cell[:] = 255.0
-    x = cell_features(np.clip(straight, 0, 255).astype(np.uint8), SIZE)
-    return load_model().predict_proba(x).reshape(SIZE, SIZE, -1)
+    x = cell_features(np.clip(straight, 0, 255).astype(np.uint8), n)
+    return fold(load_model().predict_proba(x).reshape(n, n, -1), n)
 
 
 def reading_fields(read: KillerRead) -> dict:

@@ -72,10 +72,11 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
                probs: np.ndarray) -> tuple[np.ndarray, dict]:
     """(cell probabilities holding givens only, {"cell_kinds", "entries"}) for a killer.
 
-    `probs` (SIZE, SIZE, 10) are killer_cells' readings of each cell's large digit;
+    `probs` (n, n, n + 1) are killer_cells' readings of each cell's large digit;
     `heads` the cells holding a cage sum. `colour` is BGR at `gray`'s size.
     """
     p = CELL
+    n = lattice.shape[0] - 1
     straight = straighten(colour, lattice, p)
     grey = straighten(gray, lattice, p)
     ink = thin_ink(grey, p)
@@ -90,13 +91,13 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
         strokes[r * p + e:r * p + h, c * p + e:c * p + w]] for r, c in heads]
     sum_pixels = [s for s in sum_pixels if len(s)]
     sum_colour = _lab(np.concatenate(sum_pixels)) if sum_pixels else None
-    kinds = np.zeros((SIZE, SIZE, 4))
+    kinds = np.zeros((n, n, 4))
     kinds[..., 0] = 1.0
-    digit_cells = np.full((SIZE * p, SIZE * p), 255, np.uint8)  # the large digits alone
+    digit_cells = np.full((n * p, n * p), 255, np.uint8)  # the large digits alone
     large_at = {}
     lo = int(INSIDE * p)
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(n):
+        for c in range(n):
             sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
             large, small = _blobs(_inner(faint[sl], lo), p, (r, c) in heads)
             if large is not None:
@@ -106,9 +107,9 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
             elif small:
                 kinds[r, c] = [1 - NOTES_SURE, 0.0, 0.0, NOTES_SURE]
     digits = load_model().predict_proba(
-        cell_features(cv2.resize(digit_cells, (SIZE * PATCH,) * 2,
-                                 interpolation=cv2.INTER_AREA), SIZE)).reshape(SIZE, SIZE, -1)
-    entries = np.zeros((SIZE, SIZE, 10))
+        cell_features(cv2.resize(digit_cells, (n * PATCH,) * 2,
+                                 interpolation=cv2.INTER_AREA), n)).reshape(n, n, -1)
+    entries = np.zeros((n, n, n + 1))
     entries[..., 0] = 1.0
     # A given is a large digit in the sums' ink: cells without a large digit hold none
     # (a note or a stray mark the digit model saw is no given).
@@ -127,7 +128,7 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     # page (one hand wrote them all; a printed killer seldom prints givens, and never
     # in a hand).
     like_print = [cell for cell, share in by_colour.items() if share < 0.5]
-    by_hand = handwriting(straight, ink, {cell: large_at[cell] for cell in like_print}) \
+    by_hand = handwriting(straight, ink, {cell: large_at[cell] for cell in like_print}, n) \
         if like_print else {}
     shares = [by_hand[cell][0] for cell in like_print]
     sure = sum(share >= SURE_HAND for share in shares)
@@ -147,6 +148,7 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
             mixed = np.sqrt(value * hand)
             mixed /= max(float(mixed.sum()), 1e-300)
             value = p_entry * mixed + (1.0 - p_entry) * value
+        value = value[:n] / max(float(value[:n].sum()), 1e-300)  # digits 1..n only
         value = np.concatenate([[1.0 - DIGIT_SURE], DIGIT_SURE * value])
         kinds[r, c] = [1 - DIGIT_SURE, DIGIT_SURE * (1 - p_entry), DIGIT_SURE * p_entry, 0.0]
         entries[r, c] = value * p_entry
@@ -159,7 +161,8 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     return givens, fields
 
 
-def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> dict:
+def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict,
+                n: int = SIZE) -> dict:
     """{cell: (probability that a person wrote its large digit, (9,) which digit, read as
     a person's)} from the half-solved pages' cell model (cell_kinds), on the large digits
     alone, each on its cell's paper with the cage outline, the sum and any notes
@@ -168,12 +171,12 @@ def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> dict:
     Apps draw the person's digits in a colour of their own; on a printed killer a person
     writes in a pen or pencil near the print's own black, which only the strokes tell.
     `large_at`: {cell: (its large digit's blob, the blob widened by a pixel)}; only these
-    cells are read.
+    cells are read; `n` is the grid's side.
     """
     p = CELL
     clean = np.empty_like(straight)
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(n):
+        for c in range(n):
             sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
             cell = straight[sl]
             ground = ink[sl] < PAPER_INK
@@ -181,7 +184,7 @@ def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict) -> dict:
     for (r, c), (_, mask) in large_at.items():
         sl = (slice(r * p, (r + 1) * p), slice(c * p, (c + 1) * p))
         clean[sl][mask] = straight[sl][mask]
-    side = SIZE * kinds_model.CELL
+    side = n * kinds_model.CELL
     cells = list(large_at)
     probs = kinds_model.load_kind_model().predict_proba(kinds_model.straight_features(
         cv2.resize(clean, (side, side), interpolation=cv2.INTER_AREA), cells))

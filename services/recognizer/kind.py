@@ -1,18 +1,19 @@
 """Classic or killer sudoku: the evidence, and what an explicit kind from the caller means.
 
 A killer grid shows what a classic grid cannot: cages whose first cell holds a small
-number in its corner (every cage has one), and those numbers add up to the grid's total,
-405. A classic page read as a killer (grid lines, show-through, handwriting and pencil
-notes taken for walls and sums) finds numbers in some of its "cage heads" only, adding up
-to anything. So the killer probability weighs three shares, each from 0 to 1: cage heads
-with a number (counted twice: the strongest sign), how close the numbers come to 405,
-and the share of edges that are walls. A number read with doubt may be no cage's sum at
-all (a person's digit written into a cell's corner): the total counts with or without
-the doubtful numbers, whichever comes closer to 405.
+number in its corner (every cage has one), and those numbers add up to the grid's total
+(405 at 9x9, 126 at 6x6: each digit 1..n, n times). A classic page read as a killer
+(grid lines, show-through, handwriting and pencil notes taken for walls and sums) finds
+numbers in some of its "cage heads" only, adding up to anything. So the killer
+probability weighs three shares, each from 0 to 1: cage heads with a number (counted
+twice: the strongest sign), how close the numbers come to the total, and the share of
+edges that are walls. A number read with doubt may be no cage's sum at all (a person's
+digit written into a cell's corner): the total counts with or without the doubtful
+numbers, whichever comes closer to the total.
 
 An explicit kind is honoured: the picture is read as asked, and when it looks like the
 other kind the Reading carries a warning saying so. Only a "killer" request on a picture
-where fewer than MIN_HEADS cages hold a sum cannot be read as one, and says why.
+where fewer than min_heads cages hold a sum cannot be read as one, and says why.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ import numpy as np
 
 from services.recognizer.errors import RecognitionError
 
-MIN_HEADS = 10  # fewer cages than this is not a 9x9 killer grid
-GRID_TOTAL = 405
-TOTAL_SLACK = 0.3  # the numbers' total may miss 405 by this share before it counts for nothing
+MIN_HEADS = 10  # fewer cages than this is not a 9x9 killer grid (see min_heads)
+TOTAL_SLACK = 0.3  # the numbers' total may miss the grid's by this share before it counts
+# for nothing
 NUMBERED_FROM, NUMBERED_TO = 0.6, 0.9  # share of numbered heads: no evidence .. full evidence
 THRESHOLD = 3.3  # of the 4 points of evidence; a killer with a few sums misread keeps above
 STEEPNESS = 8.0
@@ -33,13 +34,22 @@ SURE_SUM = 0.9  # a sum read at least this surely counts in the total whatever i
 LOOKS_LIKE = 0.9  # an explicit kind is warned about when the other is at least this likely
 
 
+def min_heads(n: int) -> int:
+    """Fewest cages of an n x n killer: MIN_HEADS at 9x9, as many per cell at other
+    sides (4 at 6x6)."""
+    return max(2, round(MIN_HEADS * n * n / 81))
+
+
 def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: int,
                        heads_with_numbers: int, sum_total: int,
                        doubtful_total: int = 0) -> float:
     """Probability that the grid is a killer sudoku, from what the killer reader found:
-    wall probabilities, cage heads, heads whose corner holds a number, the total of the
-    numbers read, and the part of it read with doubt (top reading below SURE_SUM)."""
-    if heads < MIN_HEADS:
+    wall probabilities (n x n-1 and n-1 x n: the grid's side), cage heads, heads whose
+    corner holds a number, the total of the numbers read, and the part of it read with
+    doubt (top reading below SURE_SUM)."""
+    n = np.shape(walls_right)[0]
+    grid_total = n * n * (n + 1) // 2
+    if heads < min_heads(n):
         return 1.0 / (1.0 + math.exp(STEEPNESS * THRESHOLD))
     walls = np.concatenate([np.ravel(walls_right), np.ravel(walls_down)])
     # Share of edges that are walls: about 0.4-0.75 in killer grids.
@@ -47,8 +57,8 @@ def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: i
     numbered = heads_with_numbers / heads
     numbered_share = min(max((numbered - NUMBERED_FROM) / (NUMBERED_TO - NUMBERED_FROM), 0.0),
                          1.0)
-    miss = min(abs(sum_total - GRID_TOTAL), abs(sum_total - doubtful_total - GRID_TOTAL))
-    total_share = max(0.0, 1.0 - miss / (TOTAL_SLACK * GRID_TOTAL))
+    miss = min(abs(sum_total - grid_total), abs(sum_total - doubtful_total - grid_total))
+    total_share = max(0.0, 1.0 - miss / (TOTAL_SLACK * grid_total))
     evidence = 2 * numbered_share + total_share + wall_share  # 0 .. 4
     return 1.0 / (1.0 + math.exp(-STEEPNESS * (evidence - THRESHOLD)))
 
@@ -57,7 +67,8 @@ LOOKS_KILLER = ("this picture looks like a killer sudoku (cage outlines and cage
                 "found), but it was read as a classic sudoku as asked; send it with kind "
                 "'killer' or 'auto' to solve it as a killer")
 LOOKS_CLASSIC = ("this picture looks like a classic sudoku (its cages do not each hold a sum, "
-                 "or the sums do not add up to 405), but it was read as a killer as asked; "
+                 "or the sums do not add up to the grid's total), but it was read as a "
+                 "killer as asked; "
                  "check the cages and sums, or send it with kind 'sudoku' or 'auto'")
 NO_CAGE_SUMS = ("this looks like a classic sudoku, not a killer sudoku: hardly any cage sums "
                 "were found. Send it with kind 'sudoku' or 'auto'")

@@ -28,6 +28,7 @@ from services.recognizer.grid import (
     faint_lines,
     grid_score,
     scored_grids,
+    sides_continued,
     trimmed_outlines,
 )
 from services.recognizer.killer import (
@@ -37,7 +38,7 @@ from services.recognizer.killer import (
     reading_fields,
 )
 from services.recognizer.killer_marks import read_marks
-from services.recognizer.kind import MIN_HEADS, SURE_SUM, decide, killer_probability
+from services.recognizer.kind import SURE_SUM, decide, killer_probability, min_heads
 from services.recognizer.lattice import (
     even_lattice,
     lattice_fit,
@@ -56,6 +57,9 @@ from services.recognizer.shape import box_shape, grid_size
 from services.recognizer.symbols import read_symbols
 
 SIZE = 9
+# Sides at which a picture may be a killer: the killer reader and the kind evidence run
+# there. Other sides are read as classic grids.
+KILLER_SIDES = (6, 9)
 
 
 def _points(array: np.ndarray) -> list:
@@ -151,13 +155,18 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     if found is None:
                         continue
                     corners, lattice, fit, refined_score = found
+                    if pad and _off_picture(corners - pad, gray.shape):
+                        continue  # the frame's own edge, not the picture's ink
                     seen_any |= refined_score >= MIN_SCORE and not other_sides
                     side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
-                    # on the lines, standing on its own (not one box of a larger grid).
-                    if side != SIZE and (fit < LARGE_GOOD_FIT
-                                         or continues_outside(binary, corners, side) > 0.5):
-                        continue
+                    # on the lines, standing on its own (not one box of a larger grid, nor
+                    # a block of cells in its corner, whose lines run on past two sides).
+                    if side != SIZE:
+                        runs_on = sides_continued(binary, corners, side)
+                        if fit < LARGE_GOOD_FIT or runs_on.mean() > 0.5 or \
+                                (runs_on >= SIDE_RUNS_ON).sum() >= 2:
+                            continue
                     if aside is not None:
                         if _encloses(corners - pad, side, aside[0]):
                             return corners - pad, lattice - pad, fit
@@ -194,6 +203,16 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     raise RecognitionError(NO_GRID)
 
 
+# A grid of another side whose inner lines carry on this much past two of its sides is a
+# block of a larger grid's cells (a 4x4 block in the corner of a 6x6 killer, whose heavy
+# dotted cages let the faint-line trace lie on it at 1.0, its outline a little skewed:
+# two of three lines ran on past two sides, a mean of 0.33). Such blocks measured
+# 0.67-1.0 on the sides where the grid goes on; grids standing on their own 0-0.2, but a
+# heading over a photographed grid 1.0 on its one side. (A grainy ground's specks, widened,
+# run through every side's band: such a 6x6 killer is read as 9x9, an open class.)
+SIDE_RUNS_ON = 0.6
+
+
 # A 9x9 lattice whose inner lines carry on past two of its four sides may be nine rows
 # and columns of a 12x12 or 16x16 grid whose own outline was traced a little off (a
 # shadow across a corner): the sub-lattice then lies perfectly. It is set aside, and loses
@@ -213,6 +232,21 @@ def _encloses(corners: np.ndarray, side: int, inner: np.ndarray) -> bool:
     contour = corners.reshape(-1, 1, 2).astype(np.float32)
     return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -0.5 * cell
                for x, y in inner)
+
+
+# In the paper-coloured frame, a side traced this many pixels outside the picture lies on
+# the frame's own edge: where the picture's margin is lighter than the frame's colour (its
+# median grey, a cage fill's tint), the frame binarizes as a line along the picture's
+# border, and a 6x6 lattice on it lay at 0.92 (the grid's own outline at 0.97 was not
+# tried yet). A grid drawn to the picture's edge has its outer lines inside the picture.
+OFF_PICTURE = 1.0
+
+
+def _off_picture(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
+    height, width = shape[:2]
+    return bool((corners.min(axis=0) < -OFF_PICTURE).any()
+                or (corners[:, 0] > width - 1 + OFF_PICTURE).any()
+                or (corners[:, 1] > height - 1 + OFF_PICTURE).any())
 
 
 # An outline whose side is shorter than this many pixels a cell is no grid one can read:
@@ -256,14 +290,18 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
     lines and judged on both: the thin lines of app screenshots binarize in part only, so
     the tracer follows a cage's dotted outline beside them, no lattice lies well, and
     every outline, framing and side would be tried (most of a killer screenshot's time).
-    The faint lattice counts from FAINT_FIT only, so where it does not, all is as before."""
+    The faint lattice counts from FAINT_FIT only. Failing that, the evenly spaced lattice
+    counts when it lies better on the binarized ink than the traced one: on a grainy
+    ground the tracer follows clumps of grain and dotted cage outlines beside the lines,
+    and the faint lines test cannot tell the grain (which lies under the cells' middles
+    too) from a dark photo's negative."""
     found = None
     for corners in refined_outlines(binary, outline, size):
         lattice, rows, cols = trace_lattice(binary, corners, size)
         if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
             continue
         fit = lattice_fit(binary, lattice)
-        if fit < GOOD_FIT and size == SIZE and line_ink is not None:
+        if fit < GOOD_FIT and line_ink is not None:
             lines, ink = line_ink()
             # Traced along the faint lines, or (a flat screenshot, where a cage's thin
             # solid outline beside a grid line can lead the tracer astray) evenly spaced.
@@ -275,6 +313,11 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
             option = options[int(np.argmax(fits))]
             if max(fits) >= FAINT_FIT and widened_fit(ink, midlines(option)) <= FAINT_MID:
                 lattice, fit = option, max(fits)
+            else:
+                even = options[-1]
+                even_fit = lattice_fit(binary, even)
+                if even_fit > fit:
+                    lattice, fit = even, even_fit
         if found is None or fit > found[2]:
             moved = np.abs(corners - outline).max() >= 1.0
             # A heading or the page around the grid lowered the outline's own score.
@@ -399,7 +442,7 @@ def read_lattice(gray: np.ndarray) -> np.ndarray:
     return locate(gray)[1]
 
 
-CLASSIC_GIVENS = 12  # this many large, confidently read digits make a grid classic
+CLASSIC_GIVENS = 12  # this many large, confidently read digits make a 9x9 grid classic
 CLASSIC_CONFIDENCE = 0.99
 LARGE_DIGIT = 0.4  # a given's height as a share of the cell; cage sums are smaller
 # Taller than this is not a digit but ink joined along the cell, such as a dotted cage
@@ -485,14 +528,21 @@ def turned_blank(straight: np.ndarray, n: int, cells: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
+def classic_givens(n: int) -> int:
+    """Large, confidently read digits that make an n x n grid classic (when it shows no
+    cage walls): CLASSIC_GIVENS at 9x9, as many per cell at other sides (5 at 6x6)."""
+    return max(2, round(CLASSIC_GIVENS * n * n / 81))
+
+
 def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarray,
-                        turns: int):
+                        turns: int, n: int = SIZE, box: tuple[int, int] = (3, 3)):
     """The killer reader run on the picture turned upright (cage sums sit in the top-left
-    corners of their cells), with its lattice brought back to `gray`'s pixels."""
+    corners of their cells), with its lattice brought back to `gray`'s pixels. `box`: the
+    boxes' rows and columns, upright."""
     if not turns:
-        return read_killer(gray, corners, colour)
+        return read_killer(gray, corners, colour, n, box)
     killer = read_killer(turn_picture(gray, turns), turn_points(corners, turns, gray.shape),
-                         turn_picture(colour, turns))
+                         turn_picture(colour, turns), n, box)
     turned_shape = gray.shape if turns % 2 == 0 else gray.shape[::-1]
     killer.lattice = turn_points(killer.lattice, 4 - turns, turned_shape)
     return killer
@@ -544,7 +594,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     kind="auto" tells the two apart (see kind.py for what a wrong explicit kind does).
     The grid's side (4, 6, 8, 9, 12 or 16) and box shape come from its lines (shape.py);
-    killers are read at 9x9 only.
+    killers are read at the sides in KILLER_SIDES (6x6 and 9x9).
     """
     if kind not in ("auto", "sudoku", "killer", "nonogram"):
         raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku', "
@@ -589,28 +639,32 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     corners = corners_of(lattice)
     lap("orientation")
     size = lattice.shape[0] - 1
-    if size != SIZE:
+    if size not in KILLER_SIDES:
         return _other_size_reading(gray, lattice, features, kind, scale, origin,
                                    (width, height), turns, timings, lap)
     probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
     killer, warnings, kind_extra = None, [], {}
-    if kind == "auto" and large_digits >= CLASSIC_GIVENS and \
+    if kind == "auto" and large_digits >= classic_givens(size) and \
             not cage_walls_seen(gray, lattice, in_colour()):
         # Many large digits and no cage walls: a classic grid. (A killer in progress holds
         # many large digits too, the person's own, but shows its cages.) The cage reader,
         # the slow stage, is not asked.
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE
-    elif kind == "sudoku" and large_digits >= CLASSIC_GIVENS:
+    elif kind == "sudoku" and large_digits >= classic_givens(size):
         read_as, confidence = "sudoku", CLASSIC_CONFIDENCE  # as asked, and it looks so
     else:
-        killer = read_upright_killer(gray, in_colour(), corners, turns)
+        # Boxes from the lattice found (6x6: 2x3 or 3x2), so that the killer lattice
+        # traces the box lines first.
+        boxes = _box_fields(gray, lattice) if size != SIZE else {}
+        killer = read_upright_killer(gray, in_colour(), corners, turns, size,
+                                     boxes.get("box", (3, 3)))
         head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
         read_as, confidence, warnings = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
             sum(top.value for top in head_sums),
             doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM)),
-            sums_found=killer.numbered_heads >= MIN_HEADS)
+            sums_found=killer.numbered_heads >= min_heads(size))
         lap("killer")
         if read_as == "killer":
             lattice = killer.lattice  # traced among the cage outlines
@@ -619,6 +673,10 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
             sum_cells = {tuple(s.cell) for s in killer.sums} | set(killer.heads)
             probs, kind_extra = read_marks(in_colour(), gray, lattice, sum_cells, probs)
             lap("killer_cells")
+    if read_as == "sudoku" and size != SIZE:
+        return _other_size_reading(gray, lattice, features, "sudoku", scale, origin,
+                                   (width, height), turns, timings, lap,
+                                   kind_confidence=confidence, warnings=warnings)
 
     # Half-solved pages (cell_kinds.py): printed givens told from the person's digits and
     # pencil notes. Light-ground classic grids only: dark mode's colours are inverted.
@@ -628,9 +686,11 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     probs = probs / probs.sum(axis=-1, keepdims=True)
     extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}
-    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=SIZE,
+    if size != SIZE:
+        extra |= boxes
+    return Reading(kind=read_as, kind_confidence=round(confidence, 4), size=size,
                    cells=probs.tolist(), image_size=(width, height), rotation=90 * turns,
-                   warnings=warnings, timings=timings,
+                   warnings=warnings + extra.pop("warnings", []), timings=timings,
                    **_geometry(lattice, scale, origin, width, height), **extra, **kind_extra)
 
 
@@ -646,31 +706,40 @@ def _geometry(lattice: np.ndarray, scale: float, origin: tuple[float, float], wi
     return {"corners": _points(corners_of(lattice)), "cell_quads": quads}
 
 
-KILLER_NINE_ONLY = ("this grid is {n}x{n}: killer sudoku are read from pictures at 9x9 "
-                    "only. Send it with kind 'sudoku' or 'auto', or type the cages in")
+KILLER_SIDES_ONLY = ("this grid is {n}x{n}: killer sudoku are read from pictures at "
+                     + " and ".join(f"{k}x{k}" for k in KILLER_SIDES)
+                     + " only. Send it with kind 'sudoku' or 'auto', or type the cages in")
+
+
+def _box_fields(gray: np.ndarray, lattice: np.ndarray) -> dict:
+    """The Reading's box, box_confidence and (when the shape is a guess) a warning, from
+    which of the grid's lines are thick."""
+    n = lattice.shape[0] - 1
+    (box_rows, box_cols), box_clarity = box_shape(gray, lattice)
+    warnings = [UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols)] \
+        if box_clarity < CLEAR_BOXES else []
+    return dict(box=(box_rows, box_cols), box_confidence=round(box_clarity, 4),
+                warnings=warnings)
 
 
 def _other_size_reading(gray: np.ndarray, lattice: np.ndarray, features: tuple, kind: str,
                         scale: float, origin: tuple[float, float],
                         image_size: tuple[int, int], turns: int,
-                        timings: dict, lap) -> Reading:
+                        timings: dict, lap, kind_confidence: float = 1.0,
+                        warnings: list[str] | None = None) -> Reading:
     """A classic grid of a side other than 9: its box shape from the thick lines, its
     symbols (digits, or letters in 16x16 grids) read cell by cell."""
     n = lattice.shape[0] - 1
     if kind == "killer":
-        raise RecognitionError(KILLER_NINE_ONLY.format(n=n))
-    (box_rows, box_cols), box_clarity = box_shape(gray, lattice)
+        raise RecognitionError(KILLER_SIDES_ONLY.format(n=n))
+    boxes = _box_fields(gray, lattice)
     probs, symbols = read_symbols(gray, lattice, features)
     lap("cells")
-    warnings = []
-    if box_clarity < CLEAR_BOXES:
-        warnings.append(UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols))
     width, height = image_size
-    return Reading(kind="sudoku", kind_confidence=1.0, size=n, box=(box_rows, box_cols),
-                   box_confidence=round(box_clarity, 4),
+    return Reading(kind="sudoku", kind_confidence=round(kind_confidence, 4), size=n,
                    symbols=symbols, cells=probs.tolist(), image_size=image_size,
-                   rotation=90 * turns, warnings=warnings, timings=timings,
-                   **_geometry(lattice, scale, origin, width, height))
+                   rotation=90 * turns, warnings=[*(warnings or []), *boxes.pop("warnings")],
+                   timings=timings, **boxes, **_geometry(lattice, scale, origin, width, height))
 
 
 CLEAR_BOXES = 0.5  # box clarity (shape.box_shape) below this: the shape is a guess
