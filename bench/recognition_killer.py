@@ -20,7 +20,8 @@ printed killers a person wrote on by hand, photographed ("handwritten").
 leaving out one trained style (leave one style out) or one fold of font families (leave
 one family out) and reads only that group with it; the worst group is the figure that
 counts. `--seed` moves every picture to other seeds: the default seeds (700000 on) have
-been looked at by every round, so a figure meant to be untouched needs fresh ones. Writes bench/out/recognition_killer*.md.
+been looked at by every round, so a figure meant to be untouched needs fresh ones.
+Writes bench/out/recognition_killer*.md.
 """
 
 from __future__ import annotations

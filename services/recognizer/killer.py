@@ -47,6 +47,20 @@ CAGES_SEEN = 0.2
 MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
 DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
 SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
+# A number in a cell the walls make no cage's first, placed as the grid's sums are (its
+# top and start this many text heights from theirs, as tall within STRAY_TALL), is a sum
+# whose cage's wall was misread.
+STRAY_PLACE = 0.3
+STRAY_TALL = (0.85, 1.2)
+# ... and one of its digits at least this share of the text height wide (a lone bar is
+# the outline's side as well as a '1') and no corner of the outline: a corner's ink lies
+# along the top and left of its box, at least CORNER_SHARE of it in the outer
+# CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
+STRAY_WIDE = 0.35
+CORNER_BAND, CORNER_SHARE = 0.3, 0.85
+DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
+FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
+NARROW = 0.45  # ... in a glyph narrower than this share of its height
 GRID_TOTAL = SIZE * SIZE * (SIZE + 1) // 2  # 405
 BALANCE = 3.0  # boost of a sum alternative that makes the total right
 UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
@@ -149,7 +163,19 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     maybe = [(r, c) for r in range(SIZE) for c in range(SIZE)
              if (r, c) not in heads and top[r, c] > MAYBE_HEAD and left[r, c] > MAYBE_HEAD
              and doubtful[r, c]]
-    sums = read_sums(without_digits_in(ink_sums, maybe), heads, maybe, SIZE, model,
+    clean = without_large_digits(ink_sums, SUM_CELL)
+    strays = stray_numbers(ink_sums, clean, heads, maybe)
+    if strays:
+        # Its top or left wall (whichever makes it no cage's first) is in doubt: the
+        # repair may then flip it, and the cage holds the number.
+        right, down = right.copy(), down.copy()
+        for r, c in strays:
+            if r > 0 and down[r - 1, c] < 0.5:
+                down[r - 1, c] = 0.5 + (down[r - 1, c] - 0.5) * DOUBT
+            if c > 0 and right[r, c - 1] < 0.5:
+                right[r, c - 1] = 0.5 + (right[r, c - 1] - 0.5) * DOUBT
+        maybe = maybe + strays
+    sums = read_sums(without_digits_in(ink_sums, maybe, clean), heads, maybe, SIZE, model,
                      sure_heads(cages, right, down))
     numbered = sum(1 for s in sums
                    if tuple(s.cell) in heads and len(s.candidates) < MAX_CAGE_SUM)
@@ -158,19 +184,86 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     return KillerRead(lattice, right, down, heads, sums, numbered)
 
 
-def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
+def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe
+                  ) -> list[tuple[int, int]]:
+    """Cells the walls make no cage's first (nor may make) whose corner holds a number
+    set as the grid's sums are: as tall, its top and start where theirs are.
+
+    The cage's first cell always has its sum along its top and left walls, and the sum's
+    ink beside a wall is what hides it most (a faint dash beside a thick box line, the
+    other side cluttered by the digits: read 0.01). Read as no wall, the sum was not
+    looked for and the repair never tried the wall. Pencil notes and a person's digits
+    are not placed nor sized as the grid's sums, and large digits are painted out of
+    `clean` (`ink_sums` without them), where the other cells are looked at.
+    """
+    placed = [(g[0].x, g[0].y, g[0].h) for g in
+              (corner_glyphs(cell_ink(ink_sums, r, c, SIZE)) for r, c in heads) if g]
+    if len(placed) < 3:
+        return []
+    x0, y0, tall = (float(np.median(v)) for v in zip(*placed, strict=True))
+    known = set(map(tuple, heads)) | set(map(tuple, maybe))
+    out = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if (r, c) in known:
+                continue
+            glyphs = corner_glyphs(cell_ink(clean, r, c, SIZE))
+            if glyphs and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
+                    and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
+                    and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
+                    and any(g.w >= STRAY_WIDE * tall and not outline_corner(g) for g in glyphs):
+                out.append((r, c))
+    return out
+
+
+def outline_corner(glyph) -> bool:
+    """Whether a glyph is a piece of the cage outline (its corner, or a run of its dots),
+    not a digit."""
+    ink = glyph.image.astype(np.float32)
+    total = float(ink.sum())
+    if total <= 0:
+        return False
+    band = np.zeros(ink.shape, bool)
+    band[:max(1, round(CORNER_BAND * glyph.h))] = True
+    band[:, :max(1, round(CORNER_BAND * glyph.w))] = True
+    if float(ink[band].sum()) >= CORNER_SHARE * total:
+        return True
+    # A dotted side's dots run together into one blob with all but empty rows between
+    # them; every row of a digit holds ink.
+    rows = ink.max(axis=1)
+    if (rows[1:-1] < DOT_GAP * rows.max()).any():
+        return True
+    # Dots joined by the line between them: narrow, one column dark from top to foot
+    # (as a '1', which is no wide digit).
+    return glyph.w < NARROW * glyph.h and \
+        bool(((ink >= 0.5 * ink.max()).mean(axis=0) >= FULL_COLUMN).any())
+
+
+def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]],
+                      clean: np.ndarray | None = None) -> np.ndarray:
     """The sums' ink with the large digits and written notes painted out of `cells`, the
     cells that may hold a sum though the walls do not make them a cage's first: a tall
     handwritten digit there reaches into the corner where a sum would be, and read as
     one it makes a cage. (Known first cells keep their ink: the person's digit below a
-    sum may touch it, and would take the sum with it.)"""
+    sum may touch it, and would take the sum with it.) A number's second digit stands
+    where notes do, and is painted out with them: where the number's first digit stays,
+    the number is put back whole. `clean`: the whole of `ink_sums` so painted, when
+    already made."""
     if not cells:
         return ink_sums
-    clean = without_large_digits(ink_sums, SUM_CELL)
+    clean = without_large_digits(ink_sums, SUM_CELL) if clean is None else clean
     out = ink_sums.copy()
     p = SUM_CELL
     for r, c in cells:
-        out[r * p:(r + 1) * p, c * p:(c + 1) * p] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
+        part = out[r * p:(r + 1) * p, c * p:(c + 1) * p]
+        raw = corner_glyphs(part.copy())
+        part[:] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
+        kept = corner_glyphs(part)
+        if raw and kept and len(raw) > len(kept) \
+                and (raw[0].x, raw[0].y) == (kept[0].x, kept[0].y):
+            y0, y1 = min(g.y for g in raw), max(g.y + g.h for g in raw)
+            x0, x1 = raw[0].x, max(g.x + g.w for g in raw)
+            part[y0:y1, x0:x1] = ink_sums[r * p + y0:r * p + y1, c * p + x0:c * p + x1]
     return out
 
 
