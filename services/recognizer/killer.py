@@ -57,6 +57,7 @@ STRAY_TALL = (0.85, 1.2)
 # along the top and left of its box, at least CORNER_SHARE of it in the outer
 # CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 STRAY_WIDE = 0.35
+STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
 FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
@@ -194,13 +195,15 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe
     other side cluttered by the digits: read 0.01). Read as no wall, the sum was not
     looked for and the repair never tried the wall. Pencil notes and a person's digits
     are not placed nor sized as the grid's sums, and large digits are painted out of
-    `clean` (`ink_sums` without them), where the other cells are looked at.
+    `clean` (`ink_sums` without them), where the other cells are looked at. Only numbers
+    of two digits count: a lone blob at a cell's corner is too often a piece of the
+    outline (a dotted side on grain is as wide as a digit).
     """
-    placed = [(g[0].x, g[0].y, g[0].h) for g in
+    placed = [(g[0].x, g[0].y, g[0].h, float(g[0].image.max())) for g in
               (corner_glyphs(cell_ink(ink_sums, r, c, SIZE)) for r, c in heads) if g]
     if len(placed) < 3:
         return []
-    x0, y0, tall = (float(np.median(v)) for v in zip(*placed, strict=True))
+    x0, y0, tall, dark = (float(np.median(v)) for v in zip(*placed, strict=True))
     known = set(map(tuple, heads)) | set(map(tuple, maybe))
     out = []
     for r in range(SIZE):
@@ -208,9 +211,10 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe
             if (r, c) in known:
                 continue
             glyphs = corner_glyphs(cell_ink(clean, r, c, SIZE))
-            if glyphs and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
+            if len(glyphs) == 2 and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
                     and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
                     and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
+                    and min(float(g.image.max()) for g in glyphs) >= STRAY_INK * dark \
                     and any(g.w >= STRAY_WIDE * tall and not outline_corner(g) for g in glyphs):
                 out.append((r, c))
     return out
