@@ -210,7 +210,7 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe
         for c in range(SIZE):
             if (r, c) in known:
                 continue
-            glyphs = corner_glyphs(cell_ink(clean, r, c, SIZE))
+            glyphs = kept_number(cell_ink(ink_sums, r, c, SIZE), cell_ink(clean, r, c, SIZE))
             if len(glyphs) == 2 and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
                     and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
                     and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
@@ -249,10 +249,8 @@ def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]],
     cells that may hold a sum though the walls do not make them a cage's first: a tall
     handwritten digit there reaches into the corner where a sum would be, and read as
     one it makes a cage. (Known first cells keep their ink: the person's digit below a
-    sum may touch it, and would take the sum with it.) A number's second digit stands
-    where notes do, and is painted out with them: where the number's first digit stays,
-    the number is put back whole. `clean`: the whole of `ink_sums` so painted, when
-    already made."""
+    sum may touch it, and would take the sum with it.) The number is put back whole
+    (kept_number). `clean`: the whole of `ink_sums` so painted, when already made."""
     if not cells:
         return ink_sums
     clean = without_large_digits(ink_sums, SUM_CELL) if clean is None else clean
@@ -260,15 +258,27 @@ def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]],
     p = SUM_CELL
     for r, c in cells:
         part = out[r * p:(r + 1) * p, c * p:(c + 1) * p]
-        raw = corner_glyphs(part.copy())
+        raw = part.copy()
         part[:] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
-        kept = corner_glyphs(part)
-        if raw and kept and len(raw) > len(kept) \
-                and (raw[0].x, raw[0].y) == (kept[0].x, kept[0].y):
-            y0, y1 = min(g.y for g in raw), max(g.y + g.h for g in raw)
-            x0, x1 = raw[0].x, max(g.x + g.w for g in raw)
-            part[y0:y1, x0:x1] = ink_sums[r * p + y0:r * p + y1, c * p + x0:c * p + x1]
+        glyphs = kept_number(raw, part)
+        if glyphs:
+            y0, y1 = min(g.y for g in glyphs), max(g.y + g.h for g in glyphs)
+            x0, x1 = glyphs[0].x, max(g.x + g.w for g in glyphs)
+            part[y0:y1, x0:x1] = raw[y0:y1, x0:x1]
     return out
+
+
+def kept_number(raw: np.ndarray, clean: np.ndarray) -> list:
+    """The number in a cell's corner (corner_glyphs) with its large digits and notes
+    painted out (`clean`), whole: a number's second digit stands where notes do and is
+    painted out with them; where the first digit stays, the number is the one in `raw`."""
+    kept = corner_glyphs(clean)
+    if not kept:
+        return kept
+    whole = corner_glyphs(raw)
+    if len(whole) > len(kept) and (whole[0].x, whole[0].y) == (kept[0].x, kept[0].y):
+        return whole
+    return kept
 
 
 def outline_or_fill_walls(right: np.ndarray, down: np.ndarray, fills: np.ndarray,
