@@ -197,7 +197,9 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe
     are not placed nor sized as the grid's sums, and large digits are painted out of
     `clean` (`ink_sums` without them), where the other cells are looked at. Only numbers
     of two digits count: a lone blob at a cell's corner is too often a piece of the
-    outline (a dotted side on grain is as wide as a digit).
+    outline (a dotted side on grain is as wide as a digit); and neither digit may be
+    broken or a corner (two pencil notes in a row, one of them broken, stood as a
+    number in a handwritten print).
     """
     placed = [(g[0].x, g[0].y, g[0].h, float(g[0].image.max())) for g in
               (corner_glyphs(cell_ink(ink_sums, r, c, SIZE)) for r, c in heads) if g]
@@ -215,7 +217,8 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe
                     and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
                     and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
                     and min(float(g.image.max()) for g in glyphs) >= STRAY_INK * dark \
-                    and any(g.w >= STRAY_WIDE * tall and not outline_corner(g) for g in glyphs):
+                    and any(g.w >= STRAY_WIDE * tall and not outline_corner(g) for g in glyphs) \
+                    and not any(corner_or_broken(g) for g in glyphs):
                 out.append((r, c))
     return out
 
@@ -223,6 +226,19 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe
 def outline_corner(glyph) -> bool:
     """Whether a glyph is a piece of the cage outline (its corner, or a run of its dots),
     not a digit."""
+    if corner_or_broken(glyph):
+        return True
+    # Dots joined by the line between them: narrow, one column dark from top to foot
+    # (as a '1', which is no wide digit).
+    ink = glyph.image.astype(np.float32)
+    return glyph.w < NARROW * glyph.h and \
+        bool(((ink >= 0.5 * ink.max()).mean(axis=0) >= FULL_COLUMN).any())
+
+
+def corner_or_broken(glyph) -> bool:
+    """Whether a glyph's ink lies along the top and left of its box only (the outline's
+    corner), or breaks into pieces one above the other (dots of a dotted side, a pencil
+    note's broken stroke): no printed digit."""
     ink = glyph.image.astype(np.float32)
     total = float(ink.sum())
     if total <= 0:
@@ -235,12 +251,7 @@ def outline_corner(glyph) -> bool:
     # A dotted side's dots run together into one blob with all but empty rows between
     # them; every row of a digit holds ink.
     rows = ink.max(axis=1)
-    if (rows[1:-1] < DOT_GAP * rows.max()).any():
-        return True
-    # Dots joined by the line between them: narrow, one column dark from top to foot
-    # (as a '1', which is no wide digit).
-    return glyph.w < NARROW * glyph.h and \
-        bool(((ink >= 0.5 * ink.max()).mean(axis=0) >= FULL_COLUMN).any())
+    return bool((rows[1:-1] < DOT_GAP * rows.max()).any())
 
 
 def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]],
@@ -261,7 +272,7 @@ def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]],
         raw = part.copy()
         part[:] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
         glyphs = kept_number(raw, part)
-        if glyphs:
+        if len(glyphs) > len(corner_glyphs(part)):
             y0, y1 = min(g.y for g in glyphs), max(g.y + g.h for g in glyphs)
             x0, x1 = glyphs[0].x, max(g.x + g.w for g in glyphs)
             part[y0:y1, x0:x1] = raw[y0:y1, x0:x1]
