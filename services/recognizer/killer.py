@@ -49,6 +49,21 @@ CAGES_SEEN = 0.2
 MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
 DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
 SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
+# A number in a cell the walls make no cage's first, placed as the grid's sums are (its
+# top and start this many text heights from theirs, as tall within STRAY_TALL), is a sum
+# whose cage's wall was misread.
+STRAY_PLACE = 0.3
+STRAY_TALL = (0.85, 1.2)
+# ... and one of its digits at least this share of the text height wide (a lone bar is
+# the outline's side as well as a '1') and no corner of the outline: a corner's ink lies
+# along the top and left of its box, at least CORNER_SHARE of it in the outer
+# CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
+STRAY_WIDE = 0.35
+STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
+CORNER_BAND, CORNER_SHARE = 0.3, 0.85
+DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
+FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
+NARROW = 0.45  # ... in a glyph narrower than this share of its height
 BALANCE = 3.0  # boost of a sum alternative that makes the total right
 UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
 GAP_GUESS = 0.01  # share of a sum's doubt given to the value that would make the total right
@@ -162,7 +177,19 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     maybe = [(r, c) for r in range(n) for c in range(n)
              if (r, c) not in heads and top[r, c] > MAYBE_HEAD and left[r, c] > MAYBE_HEAD
              and doubtful[r, c]]
-    sums = read_sums(without_digits_in(ink_sums, maybe, n), heads, maybe, n, model,
+    clean = without_large_digits(ink_sums, SUM_CELL)
+    strays = stray_numbers(ink_sums, clean, heads, maybe, n)
+    if strays:
+        # Its top or left wall (whichever makes it no cage's first) is in doubt: the
+        # repair may then flip it, and the cage holds the number.
+        right, down = right.copy(), down.copy()
+        for r, c in strays:
+            if r > 0 and down[r - 1, c] < 0.5:
+                down[r - 1, c] = 0.5 + (down[r - 1, c] - 0.5) * DOUBT
+            if c > 0 and right[r, c - 1] < 0.5:
+                right[r, c - 1] = 0.5 + (right[r, c - 1] - 0.5) * DOUBT
+        maybe = maybe + strays
+    sums = read_sums(without_digits_in(ink_sums, maybe, n, clean), heads, maybe, n, model,
                      sure_heads(cages, right, down))
     numbered = sum(1 for s in sums if tuple(s.cell) in heads and not unread(s))
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
@@ -175,21 +202,111 @@ def unread(s: CageSumReading) -> bool:
     return len(s.candidates) >= MAX_SUM
 
 
-def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]],
-                      n: int = SIZE) -> np.ndarray:
+def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int = SIZE
+                  ) -> list[tuple[int, int]]:
+    """Cells the walls make no cage's first (nor may make) whose corner holds a number
+    set as the grid's sums are: as tall, its top and start where theirs are.
+
+    The cage's first cell always has its sum along its top and left walls, and the sum's
+    ink beside a wall is what hides it most (a faint dash beside a thick box line, the
+    other side cluttered by the digits: read 0.01). Read as no wall, the sum was not
+    looked for and the repair never tried the wall. Pencil notes and a person's digits
+    are not placed nor sized as the grid's sums, and large digits are painted out of
+    `clean` (`ink_sums` without them), where the other cells are looked at. Only numbers
+    of two digits count: a lone blob at a cell's corner is too often a piece of the
+    outline (a dotted side on grain is as wide as a digit); and neither digit may be
+    broken or a corner (two pencil notes in a row, one of them broken, stood as a
+    number in a handwritten print).
+    """
+    placed = [(g[0].x, g[0].y, g[0].h, float(g[0].image.max())) for g in
+              (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
+    if len(placed) < 3:
+        return []
+    x0, y0, tall, dark = (float(np.median(v)) for v in zip(*placed, strict=True))
+    known = set(map(tuple, heads)) | set(map(tuple, maybe))
+    out = []
+    for r in range(n):
+        for c in range(n):
+            if (r, c) in known:
+                continue
+            glyphs = kept_number(cell_ink(ink_sums, r, c, n), cell_ink(clean, r, c, n))
+            if len(glyphs) == 2 and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
+                    and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
+                    and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
+                    and min(float(g.image.max()) for g in glyphs) >= STRAY_INK * dark \
+                    and any(g.w >= STRAY_WIDE * tall and not outline_corner(g) for g in glyphs) \
+                    and not any(corner_or_broken(g) for g in glyphs):
+                out.append((r, c))
+    return out
+
+
+def outline_corner(glyph) -> bool:
+    """Whether a glyph is a piece of the cage outline (its corner, or a run of its dots),
+    not a digit."""
+    if corner_or_broken(glyph):
+        return True
+    # Dots joined by the line between them: narrow, one column dark from top to foot
+    # (as a '1', which is no wide digit).
+    ink = glyph.image.astype(np.float32)
+    return glyph.w < NARROW * glyph.h and \
+        bool(((ink >= 0.5 * ink.max()).mean(axis=0) >= FULL_COLUMN).any())
+
+
+def corner_or_broken(glyph) -> bool:
+    """Whether a glyph's ink lies along the top and left of its box only (the outline's
+    corner), or breaks into pieces one above the other (dots of a dotted side, a pencil
+    note's broken stroke): no printed digit."""
+    ink = glyph.image.astype(np.float32)
+    total = float(ink.sum())
+    if total <= 0:
+        return False
+    band = np.zeros(ink.shape, bool)
+    band[:max(1, round(CORNER_BAND * glyph.h))] = True
+    band[:, :max(1, round(CORNER_BAND * glyph.w))] = True
+    if float(ink[band].sum()) >= CORNER_SHARE * total:
+        return True
+    # A dotted side's dots run together into one blob with all but empty rows between
+    # them; every row of a digit holds ink.
+    rows = ink.max(axis=1)
+    return bool((rows[1:-1] < DOT_GAP * rows.max()).any())
+
+
+def without_digits_in(ink_sums: np.ndarray, cells: list[tuple[int, int]], n: int = SIZE,
+                      clean: np.ndarray | None = None) -> np.ndarray:
     """The sums' ink with the large digits and written notes painted out of `cells`, the
     cells that may hold a sum though the walls do not make them a cage's first: a tall
     handwritten digit there reaches into the corner where a sum would be, and read as
     one it makes a cage. (Known first cells keep their ink: the person's digit below a
-    sum may touch it, and would take the sum with it.)"""
+    sum may touch it, and would take the sum with it.) The number is put back whole
+    (kept_number). `clean`: the whole of `ink_sums` so painted, when already made."""
     if not cells:
         return ink_sums
-    clean = without_large_digits(ink_sums, SUM_CELL)
+    clean = without_large_digits(ink_sums, SUM_CELL) if clean is None else clean
     out = ink_sums.copy()
     p = ink_sums.shape[0] // n
     for r, c in cells:
-        out[r * p:(r + 1) * p, c * p:(c + 1) * p] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
+        part = out[r * p:(r + 1) * p, c * p:(c + 1) * p]
+        raw = part.copy()
+        part[:] = clean[r * p:(r + 1) * p, c * p:(c + 1) * p]
+        glyphs = kept_number(raw, part)
+        if len(glyphs) > len(corner_glyphs(part)):
+            y0, y1 = min(g.y for g in glyphs), max(g.y + g.h for g in glyphs)
+            x0, x1 = glyphs[0].x, max(g.x + g.w for g in glyphs)
+            part[y0:y1, x0:x1] = raw[y0:y1, x0:x1]
     return out
+
+
+def kept_number(raw: np.ndarray, clean: np.ndarray) -> list:
+    """The number in a cell's corner (corner_glyphs) with its large digits and notes
+    painted out (`clean`), whole: a number's second digit stands where notes do and is
+    painted out with them; where the first digit stays, the number is the one in `raw`."""
+    kept = corner_glyphs(clean)
+    if not kept:
+        return kept
+    whole = corner_glyphs(raw)
+    if len(whole) > len(kept) and (whole[0].x, whole[0].y) == (kept[0].x, kept[0].y):
+        return whole
+    return kept
 
 
 def outline_or_fill_walls(right: np.ndarray, down: np.ndarray, fills: np.ndarray,
