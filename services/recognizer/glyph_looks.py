@@ -71,10 +71,13 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
     read in two looks moved towards the symbol whose cells they look like (see
     _look_alike), else towards the absent symbol the model likes best for them."""
     n = probs.shape[0]
+    out = probs.copy()
     read = {cell: int(np.argmax(probs[cell])) for cell in looks}
+    for cell, other in _lookalikes(read, looks).items():
+        _move(out, [cell], read[cell], other)
+        read[cell] = other
     counts = np.bincount(list(read.values()), minlength=n + 1)
     absent = [v for v in range(1, n + 1) if counts[v] == 0]
-    out = probs.copy()
     for value in range(1, n + 1):
         cells = [cell for cell, v in read.items() if v == value]
         if len(cells) < MIN_CLASS:
@@ -90,12 +93,42 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
         if other is None and absent:
             other = max(absent, key=lambda v: sum(np.log(probs[cell][v]) for cell in odd))
             absent.remove(other)
-        if other is None:
-            continue
-        for cell in odd:
-            moved = RELABEL * out[cell][value]
-            out[cell][value] -= moved
-            out[cell][other] += moved
+        if other is not None:
+            _move(out, odd, value, other)
+    return out
+
+
+def _move(probs: np.ndarray, cells: list, value: int, other: int) -> None:
+    for cell in cells:
+        moved = RELABEL * probs[cell][value]
+        probs[cell][value] -= moved
+        probs[cell][other] += moved
+
+
+def _lookalikes(read: dict, looks: dict) -> dict:
+    """{cell: symbol} for cells that look like a twin of another symbol's cells (as alike
+    as the picture's cells of one symbol typically are, less SPLIT_GAP) and SPLIT_GAP less
+    like any cell read as their own symbol: a lone misread in a face the model misjudges."""
+    cells = [cell for cell, v in read.items() if v]
+    if len(cells) < 2 * MIN_CLASS:
+        return {}
+    values = np.array([read[cell] for cell in cells])
+    alike = np.stack([looks[cell] for cell in cells])
+    alike = alike @ alike.T
+    np.fill_diagonal(alike, -2.0)
+    same = values[:, None] == values[None, :]
+    own = np.where(same, alike, -2.0).max(axis=1)
+    twin = float(np.median(own[own > -2.0])) if (own > -2.0).any() else 1.0
+    # A symbol whose own cells come in two looks is no model to follow: its second look
+    # may be this cell's symbol misread (three Ps read F and the one P read right).
+    one_look = {v for v in set(values.tolist()) if np.sum(values == v) >= MIN_LOOK and (
+        np.sum(values == v) < 2 * MIN_LOOK or two_looks(np.stack(
+            [looks[c] for c in cells if read[c] == v])) is None)}
+    out = {}
+    for i, cell in enumerate(cells):
+        j = int(np.argmax(np.where(same[i], -2.0, alike[i])))
+        if alike[i, j] >= max(twin - SPLIT_GAP, own[i] + SPLIT_GAP) and values[j] in one_look:
+            out[cell] = int(values[j])
     return out
 
 
