@@ -18,6 +18,7 @@ GLYPHS_BOX = 20  # the glyphs' longer side is scaled to this
 SPLIT_GAP = 0.1  # looks part when each cell's nearest twin is this much nearer than the other look
 MIN_LOOK = 2  # cells of each look (one odd cell may be just a smudged print)
 MIN_CLASS = 4  # cells read as one symbol before it is looked at
+WAVERS = 0.99  # only readings the model gives less than this (geometric mean) are moved
 RELABEL = 0.85  # share of the read symbol's probability moved to the absent one
 
 
@@ -74,6 +75,8 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
     out = probs.copy()
     read = {cell: int(np.argmax(probs[cell])) for cell in looks}
     for cell, other in _lookalikes(read, looks).items():
+        if probs[cell][read[cell]] >= WAVERS:
+            continue
         _move(out, [cell], read[cell], other)
         read[cell] = other
     counts = np.bincount(list(read.values()), minlength=n + 1)
@@ -88,6 +91,8 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
         side, across = parted
         sureness = [np.mean([np.log(probs[cells[i]][value]) for i in np.flatnonzero(side == k)])
                     for k in (0, 1)]
+        if np.exp(min(sureness)) >= WAVERS:
+            continue  # the model reads both looks surely (a J at two pixel offsets)
         odd = [cells[i] for i in np.flatnonzero(side == int(np.argmin(sureness)))]
         other = _look_alike(odd, value, read, looks, across)
         if other is None and absent:
