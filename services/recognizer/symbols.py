@@ -30,6 +30,7 @@ from services.recognizer.cells import (
     straighten,
 )
 from services.recognizer.classifier import load_model
+from services.recognizer.glyph_looks import absent_symbols_read_apart, look_of
 
 SYMBOL_MODEL_PATH = Path(__file__).parent / "models" / "symbols.joblib"
 # The symbol model's classes: any digit 1-9 (told apart by the digit model), 0, A..P, and
@@ -248,7 +249,7 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     # letters or two-digit numbers, so a cell with glyphs is blank when they are specks.
     blank = blank_and_digits[..., 0]
     ink = glyph_ink(gray, lattice)
-    cells, touching = {}, set()
+    cells, touching, looks = {}, set(), {}
     for r in range(n):
         for c in range(n):
             cell_ink = ink[r * GLYPH_CELL:(r + 1) * GLYPH_CELL,
@@ -256,6 +257,7 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
             ways = glyph_hypotheses(cell_ink)
             if ways:
                 cells[(r, c)] = [_glyph_readings(vectors) for vectors in ways]
+                looks[(r, c)] = look_of(cell_ink, glyph_masks(cell_ink))
                 if joins_a_line(cell_ink):
                     touching.add((r, c))
     # The convention explaining the most of the glyphs' readings (log of each cell's
@@ -273,4 +275,4 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
         values = values / max(values.sum(), 1e-12) + FLOOR
         probs[r, c, 0] = specks
         probs[r, c, 1:] = (1 - specks) * values / values.sum()
-    return probs, convention
+    return absent_symbols_read_apart(probs, looks), convention

@@ -310,3 +310,63 @@ def test_a_glyph_joined_to_a_grid_line_is_doubted():
     assert not joins_a_line(ink)
     ink[3:10, 20:24] = 1.0  # the stem carried on up into the line
     assert joins_a_line(ink)
+
+
+@pytest.mark.parametrize(("seed", "convention", "photo", "misread"), [
+    # Both 12s of a face read as 6 (p 0.78-0.85), a 6 that is also printed six times.
+    (1400015, "digits", False, 12),
+    # Every M of a face read as A (p 0.89-0.997): no M was read at all.
+    (1400505, "letters", True, 13),
+])
+def test_a_symbol_read_in_two_looks_is_parted(seed, convention, photo, misread):
+    """A grid is printed in one face: the cells of the symbol the model takes another for
+    fall into a second, clearly different look beside the real ones, and are read as the
+    symbol never read (or whose cells they look like)."""
+    data, givens, solution = held_out_picture(16, (4, 4), seed, convention, photo=photo)
+    reading = recognize(data)
+    read = read_digits(reading)
+    givens = np.asarray(givens)
+    assert np.array_equal(read[givens == misread], givens[givens == misread])
+    result = solve_reading(reading)
+    assert result.status != "solved" or result.solution == solution
+
+
+def test_looks_of_one_symbol_are_not_parted():
+    """Cells of one look stay as read; cells of a second look go to the absent symbol the
+    model likes best, or to the symbol whose cells they look like."""
+    from services.recognizer.glyph_looks import absent_symbols_read_apart
+
+    rng = np.random.default_rng(0)
+
+    def looks_near(centre, k):
+        out = centre + 0.05 * rng.standard_normal((k, centre.size))
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    a, b, c = (v / np.linalg.norm(v) for v in rng.standard_normal((3, 64)))
+    n = 16
+    probs = np.full((n, n, n + 1), 1e-4)
+    probs[..., 0] = 1.0
+    looks = {}
+    cells = [(r, col) for r in range(n) for col in range(n)]
+    for cell, look in zip(cells[:8], looks_near(a, 8), strict=True):  # real 1s
+        probs[cell] = 1e-4
+        probs[cell][1] = 0.99
+        looks[cell] = look
+    for cell, look in zip(cells[8:14], looks_near(b, 6), strict=True):  # 13s read as 1
+        probs[cell] = 1e-4
+        probs[cell][1], probs[cell][13], probs[cell][7] = 0.9, 0.05, 0.04
+        looks[cell] = look
+    for value in range(2, n + 1):  # every other symbol but 13 read once, in a look of c
+        if value != 13:
+            cell = cells[20 + value]
+            probs[cell] = 1e-4
+            probs[cell][value] = 0.99
+            looks[cell] = looks_near(c, 1)[0] if value == 5 else looks_near(
+                rng.standard_normal(64), 1)[0]
+    out = absent_symbols_read_apart(probs, looks)
+    assert [int(np.argmax(out[cell])) for cell in cells[8:14]] == [13] * 6
+    assert [int(np.argmax(out[cell])) for cell in cells[:8]] == [1] * 8
+    one_look = dict(looks)
+    for cell in cells[8:14]:
+        one_look[cell] = looks_near(a, 1)[0]
+    assert np.array_equal(absent_symbols_read_apart(probs, one_look), probs)

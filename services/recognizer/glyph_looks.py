@@ -1,0 +1,154 @@
+"""One face per puzzle: cells showing one symbol look alike.
+
+A grid is printed in a single face, so all its cells holding one symbol share one look.
+The symbol model reads a face it never saw with a steady bias: every M of one face read
+as A, every P as F (its bowl thinned), every 12 as 6. Such a symbol is then never read,
+while the symbol it is taken for holds cells of two clearly different looks. When that is
+so, the look the model is less sure of is read as the symbol whose cells it looks like,
+or else as the absent symbol the model likes best for it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+LOOK = 24  # side of the image a cell's glyphs are compared at
+GLYPHS_BOX = 20  # the glyphs' longer side is scaled to this
+SPLIT_GAP = 0.1  # looks part when each cell's nearest twin is this much nearer than the other look
+MIN_LOOK = 2  # cells of each look (one odd cell may be just a smudged print)
+MIN_CLASS = 4  # cells read as one symbol before it is looked at
+WAVERS = 0.99  # only readings the model gives less than this (geometric mean) are moved
+RELABEL = 0.85  # share of the read symbol's probability moved to the absent one
+
+
+def look_of(cell_ink: np.ndarray, masks: list[np.ndarray]) -> np.ndarray | None:
+    """A cell's glyphs (all of them, as one picture) scaled into LOOK x LOOK, as a unit
+    vector with its mean taken off; None for a cell with no glyph."""
+    if not masks:
+        return None
+    union = np.logical_or.reduce(masks)
+    ys, xs = np.nonzero(union)
+    crop = np.where(union, cell_ink, 0)[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = crop.shape
+    scale = GLYPHS_BOX / max(h, w)
+    small = cv2.resize(crop.astype(np.float32), (max(1, round(w * scale)),
+                                                 max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
+    out = np.zeros((LOOK, LOOK), np.float32)
+    top, left = (LOOK - small.shape[0]) // 2, (LOOK - small.shape[1]) // 2
+    out[top:top + small.shape[0], left:left + small.shape[1]] = small
+    vector = cv2.GaussianBlur(out, (3, 3), 0.8).ravel()
+    vector = vector - vector.mean()
+    return vector / max(float(np.linalg.norm(vector)), 1e-9)
+
+
+def two_looks(looks: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """(0/1 per cell, the likeness of the most alike pair across) when the cells fall into
+    two distinct looks (each cell's nearest twin in its own look is SPLIT_GAP more alike
+    than any pair across), else None."""
+    alike = looks @ looks.T
+    a, b = np.unravel_index(np.argmin(alike), alike.shape)
+    side = (alike[:, b] > alike[:, a]).astype(int)
+    for _ in range(10):  # two means on the unit sphere, seeded by the least alike pair
+        if side.min() == side.max():
+            return None
+        centres = [looks[side == k].mean(axis=0) for k in (0, 1)]
+        moved = (looks @ centres[1] > looks @ centres[0]).astype(int)
+        if (moved == side).all():
+            break
+        side = moved
+    if min(np.sum(side == 0), np.sum(side == 1)) < MIN_LOOK:
+        return None
+    np.fill_diagonal(alike, -2.0)
+    across = alike[side[:, None] != side[None, :]].max()
+    nearest_twin = min(alike[np.ix_(side == k, side == k)].max(axis=1).min() for k in (0, 1))
+    return (side, float(across)) if nearest_twin - across >= SPLIT_GAP else None
+
+
+def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np.ndarray]
+                              ) -> np.ndarray:
+    """`probs` ((n, n, n+1): blank, 1..n) with the cells of the less sure look of a symbol
+    read in two looks moved towards the symbol whose cells they look like (see
+    _look_alike), else towards the absent symbol the model likes best for them."""
+    n = probs.shape[0]
+    out = probs.copy()
+    read = {cell: int(np.argmax(probs[cell])) for cell in looks}
+    for cell, other in _lookalikes(read, looks).items():
+        if probs[cell][read[cell]] >= WAVERS:
+            continue
+        _move(out, [cell], read[cell], other)
+        read[cell] = other
+    counts = np.bincount(list(read.values()), minlength=n + 1)
+    absent = [v for v in range(1, n + 1) if counts[v] == 0]
+    for value in range(1, n + 1):
+        cells = [cell for cell, v in read.items() if v == value]
+        if len(cells) < MIN_CLASS:
+            continue
+        parted = two_looks(np.stack([looks[cell] for cell in cells]))
+        if parted is None:
+            continue
+        side, across = parted
+        sureness = [np.mean([np.log(probs[cells[i]][value]) for i in np.flatnonzero(side == k)])
+                    for k in (0, 1)]
+        if np.exp(min(sureness)) >= WAVERS:
+            continue  # the model reads both looks surely (a J at two pixel offsets)
+        odd = [cells[i] for i in np.flatnonzero(side == int(np.argmin(sureness)))]
+        other = _look_alike(odd, value, read, looks, across)
+        if other is None and absent:
+            other = max(absent, key=lambda v: sum(np.log(probs[cell][v]) for cell in odd))
+            absent.remove(other)
+        if other is not None:
+            _move(out, odd, value, other)
+    return out
+
+
+def _move(probs: np.ndarray, cells: list, value: int, other: int) -> None:
+    for cell in cells:
+        moved = RELABEL * probs[cell][value]
+        probs[cell][value] -= moved
+        probs[cell][other] += moved
+
+
+def _lookalikes(read: dict, looks: dict) -> dict:
+    """{cell: symbol} for cells that look like a twin of another symbol's cells (as alike
+    as the picture's cells of one symbol typically are, less SPLIT_GAP) and SPLIT_GAP less
+    like any cell read as their own symbol: a lone misread in a face the model misjudges."""
+    cells = [cell for cell, v in read.items() if v]
+    if len(cells) < 2 * MIN_CLASS:
+        return {}
+    values = np.array([read[cell] for cell in cells])
+    alike = np.stack([looks[cell] for cell in cells])
+    alike = alike @ alike.T
+    np.fill_diagonal(alike, -2.0)
+    same = values[:, None] == values[None, :]
+    own = np.where(same, alike, -2.0).max(axis=1)
+    twin = float(np.median(own[own > -2.0])) if (own > -2.0).any() else 1.0
+    # A symbol whose own cells come in two looks is no model to follow: its second look
+    # may be this cell's symbol misread (three Ps read F and the one P read right).
+    one_look = {v for v in set(values.tolist()) if np.sum(values == v) >= MIN_LOOK and (
+        np.sum(values == v) < 2 * MIN_LOOK or two_looks(np.stack(
+            [looks[c] for c in cells if read[c] == v])) is None)}
+    out = {}
+    for i, cell in enumerate(cells):
+        j = int(np.argmax(np.where(same[i], -2.0, alike[i])))
+        if alike[i, j] >= max(twin - SPLIT_GAP, own[i] + SPLIT_GAP) and values[j] in one_look:
+            out[cell] = int(values[j])
+    return out
+
+
+def _look_alike(odd: list, value: int, read: dict, looks: dict, across: float) -> int | None:
+    """The symbol (other than `value`) every odd cell looks like: by SPLIT_GAP more than
+    like the rest of `value`'s cells and nearly (SPLIT_GAP) as much as like each other;
+    or None."""
+    own = np.stack([looks[cell] for cell in odd])
+    alike = own @ own.T
+    np.fill_diagonal(alike, -2.0)
+    twins = float(alike.max(axis=1).min())
+    best, best_likeness = None, max(across + SPLIT_GAP, twins - SPLIT_GAP)
+    for symbol in set(read.values()) - {0, value}:
+        theirs = np.stack([looks[cell] for cell, v in read.items() if v == symbol])
+        likeness = min(float((theirs @ looks[cell]).max()) for cell in odd)
+        if likeness >= best_likeness:
+            best, best_likeness = symbol, likeness
+    return best
