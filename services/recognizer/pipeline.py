@@ -36,9 +36,16 @@ from services.recognizer.killer import (
     killer_cells,
     read_killer,
     reading_fields,
+    unread,
 )
 from services.recognizer.killer_marks import read_marks
-from services.recognizer.kind import SURE_SUM, decide, killer_probability, min_heads
+from services.recognizer.kind import (
+    SURE_SUM,
+    decide,
+    killer_probability,
+    min_heads,
+    numbers_total,
+)
 from services.recognizer.lattice import (
     even_lattice,
     lattice_fit,
@@ -660,10 +667,12 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         killer = read_upright_killer(gray, in_colour(), corners, turns, size,
                                      boxes.get("box", (3, 3)))
         head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
+        total = numbers_total(sum(top.value for top in head_sums),
+                              sum(s.candidates[0].value for s in killer.sums if not unread(s)),
+                              size)
         read_as, confidence, warnings = decide(kind, killer_probability(
             killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
-            sum(top.value for top in head_sums),
-            doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM)),
+            total, doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM)),
             sums_found=killer.numbered_heads >= min_heads(size))
         lap("killer")
         if read_as == "killer":

@@ -8,7 +8,13 @@ import pytest
 from services.contracts import CageSumReading, SumCandidate
 from services.recognizer import RecognitionError
 from services.recognizer.killer import consistent_walls, plausible_sums, regions
-from services.recognizer.kind import LOOKS_CLASSIC, LOOKS_KILLER, decide, killer_probability
+from services.recognizer.kind import (
+    LOOKS_CLASSIC,
+    LOOKS_KILLER,
+    decide,
+    killer_probability,
+    numbers_total,
+)
 from services.recognizer.sums import sum_candidates
 
 
@@ -126,3 +132,16 @@ def test_a_true_sum_missing_from_the_candidates_is_added_from_the_total():
     probs = {c.value: c.prob for c in fixed.candidates}
     assert 0.001 < probs[9] < 0.01  # likely enough for the solver's first tries
     assert fixed.candidates[0].value == 30
+
+
+def test_numbers_where_a_wall_was_missed_count_toward_the_total():
+    """A held-out web killer (seed 1901509): its wall model missed five walls, so 30 heads
+    held numbers totalling 283 and the picture was called classic; with the numbers in
+    the cells that may start a cage, 397. The total nearer 405 counts, and it is a killer;
+    a grid whose extra numbers overshoot keeps its heads' total."""
+    walls = np.full((9, 8), 0.7)
+    assert killer_probability(walls, walls.T, 30, 30, 283) < 0.5
+    assert numbers_total(283, 397, 9) == 397
+    assert killer_probability(walls, walls.T, 30, 30, numbers_total(283, 397, 9)) > 0.9
+    assert numbers_total(405, 470, 9) == 405
+    assert numbers_total(120, 126, 6) == 126

@@ -116,3 +116,4 @@ def test_no_number_read_where_no_cage_starts():
         reading = recognize(buffer.getvalue(), "killer")
         heads = {min(map(tuple, cage.cells)) for cage in puzzle.cages}
         assert set(sums_read(reading)) <= heads
+
