@@ -39,20 +39,9 @@ def test_6x6_picture_is_solved_end_to_end_and_drawn(client):
     assert result["puzzle"]["givens"] == givens
     assert result["solution"] == solution
 
-    overlay = client.get(f"/v1/jobs/{job['id']}/overlay.png")
-    assert overlay.status_code == 200
-    drawn = Image.open(io.BytesIO(overlay.content)).convert("RGB")
-    original = Image.open(io.BytesIO(picture)).convert("RGB")
-    assert drawn.size == original.size
     # The solution is drawn into the blank cells, not only onto the grid's corner.
     blank = [(r, c) for r in range(6) for c in range(6) if not givens[r][c]]
-    quads = job["reading"]["cell_quads"]
-    changed = 0
-    for r, c in blank:
-        (x0, y0), _, (x1, y1), _ = quads[r][c]
-        box = (int(x0) + 4, int(y0) + 4, int(x1) - 4, int(y1) - 4)
-        changed += drawn.crop(box).tobytes() != original.crop(box).tobytes()
-    assert changed == len(blank)
+    assert cells_drawn(client, job, picture, blank) == len(blank)
 
 
 def test_6x6_killer_picture_is_solved_end_to_end_and_drawn(client):
@@ -77,18 +66,24 @@ def test_6x6_killer_picture_is_solved_end_to_end_and_drawn(client):
     assert cages == {(tuple(map(tuple, c.cells)), c.sum) for c in puzzle.cages}
     assert result["solution"] == solution
 
+    # Every cell gets its digit, below the cage sum's corner.
+    every = [(r, c) for r in range(6) for c in range(6)]
+    assert cells_drawn(client, job, picture, every, below=0.45) == 36
+
+
+def cells_drawn(client, job: dict, picture: bytes, cells, below: float = 0.0) -> int:
+    """How many of `cells` the job's overlay draws into (the part of each cell from
+    `below` of its height down, 4 px in from its sides), the picture's own size kept."""
     overlay = client.get(f"/v1/jobs/{job['id']}/overlay.png")
     assert overlay.status_code == 200
     drawn = Image.open(io.BytesIO(overlay.content)).convert("RGB")
     original = Image.open(io.BytesIO(picture)).convert("RGB")
     assert drawn.size == original.size
-    # Every cell gets its digit, below the cage sum's corner.
-    quads = reading["cell_quads"]
+    quads = job["reading"]["cell_quads"]
     changed = 0
-    for r in range(6):
-        for c in range(6):
-            (x0, y0), _, (x1, y1), _ = quads[r][c]
-            h = y1 - y0
-            box = (int(x0) + 4, int(y0 + 0.45 * h), int(x1) - 4, int(y1) - 4)
-            changed += drawn.crop(box).tobytes() != original.crop(box).tobytes()
-    assert changed == 36
+    for r, c in cells:
+        (x0, y0), _, (x1, y1), _ = quads[r][c]
+        box = (int(x0) + 4, int(y0 + below * (y1 - y0)) + (4 if not below else 0),
+               int(x1) - 4, int(y1) - 4)
+        changed += drawn.crop(box).tobytes() != original.crop(box).tobytes()
+    return changed
