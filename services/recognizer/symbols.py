@@ -129,10 +129,12 @@ def glyph_features(ink: np.ndarray) -> list[np.ndarray]:
     return _features_of(ink, glyph_masks(ink))
 
 
-def glyph_hypotheses(ink: np.ndarray) -> list[list[np.ndarray]]:
+def glyph_hypotheses(ink: np.ndarray, parts: list[np.ndarray] | None = None
+                     ) -> list[list[np.ndarray]]:
     """Ways to cut the cell's ink into glyphs, each a list of feature vectors: as the
-    gaps part it, and a single wide glyph also as two touching ones."""
-    parts = glyph_masks(ink)
+    gaps part it, and a single wide glyph also as two touching ones. `parts`:
+    glyph_masks(ink), when the caller has them."""
+    parts = glyph_masks(ink) if parts is None else parts
     if not parts:
         return []
     out = [_features_of(ink, parts)]
@@ -254,10 +256,11 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
         for c in range(n):
             cell_ink = ink[r * GLYPH_CELL:(r + 1) * GLYPH_CELL,
                            c * GLYPH_CELL:(c + 1) * GLYPH_CELL]
-            ways = glyph_hypotheses(cell_ink)
+            parts = glyph_masks(cell_ink)
+            ways = glyph_hypotheses(cell_ink, parts)
             if ways:
                 cells[(r, c)] = [_glyph_readings(vectors) for vectors in ways]
-                looks[(r, c)] = look_of(cell_ink, glyph_masks(cell_ink))
+                looks[(r, c)] = look_of(cell_ink, parts)
                 if joins_a_line(cell_ink):
                     touching.add((r, c))
     # The convention explaining the most of the glyphs' readings (log of each cell's
