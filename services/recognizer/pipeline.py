@@ -174,6 +174,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                         if fit < LARGE_GOOD_FIT or runs_on.mean() > 0.5 or \
                                 (runs_on >= SIDE_RUNS_ON).sum() >= 2:
                             continue
+                        if _ruled_finer(light, corners - pad, side):
+                            return light
                     if aside is not None:
                         if _encloses(corners - pad, side, aside[0]):
                             return corners - pad, lattice - pad, fit
@@ -191,8 +193,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                         best, best_fit = (corners - pad, lattice - pad, fit), fit
                     as_found = np.abs(corners - outline).max() < 1.0
                     if fit >= CLEAR_FIT or (fit >= GOOD_FIT and (as_found or side != SIZE)):
-                        if side == SIZE and \
-                                continues_outside(binary, corners, SIZE) > INSIDE_LARGER:
+                        if side == SIZE and continues_outside(
+                                binary, corners, SIZE, ground=False) > INSIDE_LARGER:
                             aside = best  # maybe nine rows of a larger grid: look on
                             break
                         return best
@@ -215,8 +217,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 # dotted cages let the faint-line trace lie on it at 1.0, its outline a little skewed:
 # two of three lines ran on past two sides, a mean of 0.33). Such blocks measured
 # 0.67-1.0 on the sides where the grid goes on; grids standing on their own 0-0.2, but a
-# heading over a photographed grid 1.0 on its one side. (A grainy ground's specks, widened,
-# run through every side's band: such a 6x6 killer is read as 9x9, an open class.)
+# heading over a photographed grid 1.0 on its one side. (A grainy ground's specks or the
+# text of a page run through the band between the lines too, and do not count.)
 SIDE_RUNS_ON = 0.6
 
 
@@ -227,6 +229,19 @@ SIDE_RUNS_ON = 0.6
 # size; otherwise it is read as before (real 9x9 pages may print lines past the grid).
 INSIDE_LARGER = 0.45
 SAME_PITCH = 0.2  # cells of the larger grid within this share of the 9x9 lattice's
+
+
+def _ruled_finer(light, corners: np.ndarray, side: int) -> bool:
+    """Whether the light lattice set aside (corners, lattice, fit) rules the same outline
+    as a side x side lattice at `corners` into finer cells, every side'th line shared: the
+    thick rules of an 8x8 (2x4 boxes) make a 4x4 lattice that lies better on the ink than
+    the 8x8 one whose light thin lines binarize in part, but only the finer one is the grid."""
+    if light is None:
+        return False
+    fine = light[1].shape[0] - 1
+    cell = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / fine
+    return fine > side and fine % side == 0 and \
+        float(np.abs(light[0] - corners).max()) < 0.5 * cell
 
 
 def _encloses(corners: np.ndarray, side: int, inner: np.ndarray) -> bool:

@@ -6,7 +6,8 @@ on the way: light app lines (no lattice lay on them), a grainy ground (the trace
 the grain), a picture whose light margin met the
 padded frame's tint (a lattice on the frame's edge), solid cage outlines beside thin lines
 taken for 3x3 box lines, and a heavy dotted print whose 4x4 corner block was read as a
-4x4 grid.
+4x4 grid; grain or a page's text beside the grid, which ran on past every side as the
+lines of a larger grid would (read as 9x9, or no grid found at all).
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ import random
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import ALL_STYLES, pick_sum_font, render_killer, vary
+from gridsight.synth.killer_render import (
+    ALL_STYLES,
+    on_page,
+    pick_sum_font,
+    render_killer,
+    vary,
+)
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.sums import cell_size, photo_options
@@ -27,10 +34,10 @@ from services.solver import solve_reading
 from .conftest import sums_read, to_bytes, walls_read
 
 
-def six(seed: int, style: str, photo: bool = False):
+def six(seed: int, style: str, photo: bool = False, page: bool = False):
     """(picture bytes, puzzle, solution, image info) of a 6x6 killer drawn in a random
-    variation of `style` (photographed when `photo`), as bench/recognition_killer.py
-    --side 6 draws its seed."""
+    variation of `style` (photographed when `photo`, set in a page of text when `page`),
+    as bench/recognition_killer.py --side 6 draws its seed."""
     rng = random.Random(seed)
     puzzle, solution = make_killer(rng, size=6)
     look = vary(ALL_STYLES[style], rng)
@@ -41,6 +48,8 @@ def six(seed: int, style: str, photo: bool = False):
     if photo:
         image, _ = photograph(image, rng=np.random.default_rng(seed), **photo_options(rng))
         return to_bytes(image, "JPEG", quality=90), puzzle, solution, info
+    if page:
+        image = on_page(image, rng)
     return to_bytes(image), puzzle, solution, info
 
 
@@ -57,6 +66,7 @@ def test_six_by_six_killers_are_generated_unique_with_sums_adding_to_126():
 @pytest.mark.parametrize(("style", "seed", "photo"), [
     ("app", 1_600_000, False),  # light grey lines: only the faint-line trace lies on them
     ("textured", 1_604_001, False),  # grain: the tracer followed it; the even lattice lies
+    ("textured", 1_604_000, False),  # grain ran on past every side: read as 9x9
     ("fills", 1_607_000, False),  # the padded frame's edge was taken for the outline
     ("thin_colour", 1_610_001, False),  # solid cage lines captured a thin line
     ("print", 1_602_001, False),  # its 4x4 corner block read as a 4x4 grid
@@ -75,6 +85,19 @@ def test_six_by_six_killer_is_read_and_solved(style, seed, photo):
     assert result.status == "solved", result.message
     assert result.solution == solution
     assert sum(cage.sum for cage in result.puzzle.cages) == 126
+
+
+@pytest.mark.parametrize(("style", "seed"), [("print", 2_612_006), ("bold_serif", 2_612_002)])
+def test_six_by_six_killer_in_a_page_of_text_is_found(style, seed):
+    """A small grid among a page's lines of text: the text filled the bands beyond the
+    grid's sides as the lines of a larger grid would, the 6x6 outline scored below any
+    grid, and no grid was found."""
+    data, puzzle, solution, info = six(seed, style, page=True)
+    reading = recognize(data, "auto")
+    assert (reading.kind, reading.size, tuple(reading.box)) == ("killer", 6, (2, 3))
+    assert sums_read(reading) == info["sums"]
+    result = solve_reading(reading)
+    assert result.status == "solved" and result.solution == solution
 
 
 def test_kind_evidence_weighs_the_six_by_six_total():
