@@ -30,7 +30,11 @@ from services.recognizer.cells import (
     straighten,
 )
 from services.recognizer.classifier import load_model
-from services.recognizer.glyph_looks import absent_symbols_read_apart, look_of
+from services.recognizer.glyph_looks import (
+    absent_symbols_read_apart,
+    look_of,
+    runner_ups_unlike_their_cells,
+)
 
 SYMBOL_MODEL_PATH = Path(__file__).parent / "models" / "symbols.joblib"
 # The symbol model's classes: any digit 1-9 (told apart by the digit model), 0, A..P, and
@@ -278,4 +282,4 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
         values = values / max(values.sum(), 1e-12) + FLOOR
         probs[r, c, 0] = specks
         probs[r, c, 1:] = (1 - specks) * values / values.sum()
-    return absent_symbols_read_apart(probs, looks), convention
+    return runner_ups_unlike_their_cells(absent_symbols_read_apart(probs, looks), looks), convention

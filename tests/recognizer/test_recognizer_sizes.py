@@ -370,3 +370,41 @@ def test_looks_of_one_symbol_are_not_parted():
     for cell in cells[8:14]:
         one_look[cell] = looks_near(a, 1)[0]
     assert np.array_equal(absent_symbols_read_apart(probs, one_look), probs)
+
+
+def test_a_runner_up_unlike_its_own_cells_is_ruled_out():
+    """Every M of a face the model never saw is read 0.5 M / 0.3 H: where the grid's Hs
+    look nothing like its Ms, H is ruled out and the Ms are sure; a cell that does look
+    like the Hs, and a runner-up no cell is read as, keep their doubt."""
+    from services.recognizer.glyph_looks import runner_ups_unlike_their_cells
+
+    rng = np.random.default_rng(1)
+
+    def looks_near(centre, k):
+        out = centre + 0.05 * rng.standard_normal((k, centre.size))
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    m_look, h_look = (v / np.linalg.norm(v) for v in rng.standard_normal((2, 64)))
+    n, m, h, never_read = 16, 13, 8, 6
+    probs = np.full((n, n, n + 1), 1e-4)
+    probs[..., 0] = 1.0
+    looks = {}
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    for cell, look in zip(cells[:6], looks_near(m_look, 6), strict=True):  # doubtful Ms
+        probs[cell] = 1e-4
+        probs[cell][m], probs[cell][h], probs[cell][never_read] = 0.5, 0.3, 0.19
+        looks[cell] = look
+    for cell, look in zip(cells[6:12], looks_near(h_look, 6), strict=True):  # sure Hs
+        probs[cell] = 1e-4
+        probs[cell][h] = 0.99
+        looks[cell] = look
+    out = runner_ups_unlike_their_cells(probs, looks)
+    for cell in cells[:6]:
+        assert out[cell][h] < 0.05 and out[cell][m] > 0.75
+        assert out[cell][never_read] == probs[cell][never_read]
+    assert all(abs(out[cell][h] - probs[cell][h]) < 1e-3 for cell in cells[6:12])
+    # The Ms drawn like the Hs: nothing in the picture speaks against H.
+    alike = dict(looks)
+    for cell, look in zip(cells[:6], looks_near(h_look, 6), strict=True):
+        alike[cell] = look
+    assert np.allclose(runner_ups_unlike_their_cells(probs, alike), probs)
