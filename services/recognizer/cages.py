@@ -231,7 +231,9 @@ def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarr
         (shaped | ((h >= NOTE_PIECE * p) & (w >= NOTE_PIECE * p)))
     for _ in range(3):
         joined = note.copy()
-        for i in np.flatnonzero(beside & ~note):
+        # Only a blob in a cell that holds a note can join one (the faint strokes hold
+        # many specks, each tried in turn).
+        for i in np.flatnonzero(beside & ~note & np.isin(cell_of, cell_of[note])):
             gap = np.maximum(left - right[i], left[i] - right)
             joined[i] = bool((note & (cell_of == cell_of[i]) & (gap <= NOTE_ROW_GAP)
                               & (np.abs(cy - cy[i]) <= NOTE_ROW_SPREAD)
