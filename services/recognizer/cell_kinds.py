@@ -462,6 +462,13 @@ LINE_NOISE = 4.0
 LINE_CELLS = 2
 LINE_COVER = 0.8
 LINE_WIDTH = 4
+# The stems of two printed digits one above the other (or strokes side by side) line up
+# along the grid's axes across the grid line between them, dark all the way where the
+# digits are tall: a line within AXIS_TILT degrees of a row or column counts only when it
+# crosses AXIS_LINE_CELLS insets. A page line along the axes (a grid line the outline
+# missed, a crease or shadow edge parallel to the rules) runs on through the whole grid.
+AXIS_TILT = 3.0
+AXIS_LINE_CELLS = 3
 
 
 def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
@@ -482,13 +489,17 @@ def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
                             minLineLength=int(1.4 * CELL), maxLineGap=5 * m)
     lines = np.zeros(grid.shape, np.uint8)
     for x0, y0, x1, y1 in ([] if found is None else found[:, 0]):
-        if _crosses_cells(near, in_inset, (x0, y0), (x1, y1)):
+        tilt = np.degrees(np.arctan2(abs(int(y1) - int(y0)), abs(int(x1) - int(x0))))
+        along_axis = min(tilt, 90.0 - tilt) <= AXIS_TILT
+        cells = AXIS_LINE_CELLS if along_axis else LINE_CELLS
+        if _crosses_cells(near, in_inset, (x0, y0), (x1, y1), cells):
             cv2.line(lines, (int(x0), int(y0)), (int(x1), int(y1)), 1, 2 * LINE_WIDTH + 1)
     return (lines > 0) & (grid >= 0.5 * level)
 
 
-def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end) -> bool:
-    """Whether the segment from `start` to `end` (x, y) crosses LINE_CELLS insets from
+def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end,
+                   cells: int = LINE_CELLS) -> bool:
+    """Whether the segment from `start` to `end` (x, y) crosses `cells` insets from
     side to side, dark (`near`) along LINE_COVER of its course in each and of each stretch
     between two of them (across a grid line), and at both ends of each inset's course (a
     stroke inside a cell stops short of the inset's edge)."""
@@ -511,7 +522,7 @@ def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end) -> bool:
         if run.mean() < LINE_COVER or not ends_ok:
             return False
         crossed += (a > 0 and b < length) or b - a >= full
-    return crossed >= LINE_CELLS
+    return crossed >= cells
 
 
 def _pixel_noise(insets: np.ndarray) -> float:

@@ -222,6 +222,45 @@ def test_a_line_across_the_page_is_no_persons_mark(line):
     assert seen.contrast[entries].min() > TALL_MARK_SEEN[1]
 
 
+def _ruled_darkness() -> np.ndarray:
+    """A straightened grid as page_lines sees it: darkness 0 on paper, 1 on the rules."""
+    from services.recognizer.cell_kinds import CELL, SIZE
+
+    grid = np.zeros((SIZE * CELL, SIZE * CELL), np.float32)
+    for k in range(1, SIZE):
+        grid[k * CELL - 1:k * CELL + 1, :] = 1.0
+        grid[:, k * CELL - 1:k * CELL + 1] = 1.0
+    return grid
+
+
+@pytest.mark.parametrize(("rows", "is_line"), [((4, 6), False), ((2, 6), True)])
+def test_stems_stacked_in_a_column_are_no_page_line(rows, is_line):
+    """Tall printed digits one above the other (a 7 under an 8, bench seed 704011) line up
+    their stems across the rule between them, dark all the way: main took two such cells
+    for a page line and dropped their print from the marks. A straight stroke down a
+    column counts as a line from three cells on (a rule the outline missed runs through
+    them all)."""
+    from services.recognizer.cell_kinds import CELL, page_lines
+
+    grid = _ruled_darkness()
+    x = 3 * CELL + CELL // 2
+    grid[rows[0] * CELL + 3:rows[1] * CELL - 3, x - 1:x + 2] = 1.0
+    found = page_lines(grid)[:, x - 1:x + 2].any()
+    assert found == is_line
+
+
+def test_a_slanted_line_across_a_grid_corner_is_a_page_line():
+    """A crease at a slant across a grid corner, through few cells, is still a page line
+    (the axis rule leaves slanted lines alone)."""
+    import cv2
+
+    from services.recognizer.cell_kinds import CELL, page_lines
+
+    grid = _ruled_darkness()
+    cv2.line(grid, (0, round(2.5 * CELL)), (round(2.5 * CELL), 0), 1.0, 2)
+    assert page_lines(grid)[:3 * CELL, :3 * CELL].sum() > CELL
+
+
 def test_a_cell_with_a_clear_mark_is_not_blank_and_one_with_none_is():
     from services.recognizer.cell_kinds import class_of, with_mark_evidence
 

@@ -136,6 +136,19 @@ def test_deep_shadow_touching_a_grid_corner(synthetic_photo, seed, style):
     check_reading(data, givens, truth, min_share=79 / 81)
 
 
+@pytest.mark.parametrize(("seed", "style"), [(3039, "newspaper"), (3001, "bold"),
+                                             (3007, "bold")])
+def test_outline_keeps_the_grid_corner_a_deep_shadow_meets(synthetic_photo, seed, style):
+    """Where a deep shadow's edges run on from a grid corner, the hull's corner was pulled
+    half a cell to a cell into the grid (the last row or column then read the page beyond
+    it); the outline moved onto the grid's outer lines must win. Seeds whose corner the
+    pulled outline missed by 0.5-0.9 cells."""
+    data, givens, truth = synthetic_photo(seed, style, corner_shadow=True)
+    reading = recognize(data)
+    assert corner_error(reading, truth.lattice) < 0.2
+    check_reading(data, givens, truth, min_share=80 / 81)
+
+
 @pytest.mark.parametrize(("seed", "style"), [(360, "newspaper"), (361, "screenshot"),
                                              (362, "bold"), (381, "newspaper")])
 def test_shadow_beside_the_grid_running_on_from_a_corner(synthetic_photo, seed, style):
