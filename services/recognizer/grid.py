@@ -165,27 +165,24 @@ OTHER_SIZES = (4, 6, 8, 12, 16)
 OTHER_SIZE_HANDICAP = 0.02
 
 
-def continues_outside(binary: np.ndarray, quad: np.ndarray, size: int,
-                      ground: bool = True) -> float:
+def continues_outside(binary: np.ndarray, quad: np.ndarray, size: int) -> float:
     """Share of the outline's inner lines whose ink carries on beyond its border,
     over its four sides (see sides_continued)."""
-    return float(np.mean(sides_continued(binary, quad, size, ground)))
+    return float(np.mean(sides_continued(binary, quad, size)))
 
 
-def sides_continued(binary: np.ndarray, quad: np.ndarray, size: int,
-                    ground: bool = True) -> np.ndarray:
+def sides_continued(binary: np.ndarray, quad: np.ndarray, size: int) -> np.ndarray:
     """(4,) shares of the inner lines whose ink carries on beyond each side of the
     outline (top, bottom, left, right): near 1 when the outline is one box of a larger grid
     (a 4x4-cell box of a 16x16 grid looks like a whole 4x4 sudoku inside), near 0 for a
     grid standing on its own.
 
-    A line carries on when its (widened) ink runs through most of the band; the share of
-    the band's other columns that are as full is taken off, since text, stripes or grain
-    beside the grid fill them all alike (a textured 6x6 killer measured 0.6-1.0 on every
-    side, a 6x6 killer on a page of text 1.0 above and below it, and were read as a
-    block of a larger grid). Without `ground` nothing is taken off: the cells beyond nine
-    rows of a 12x12 or 16x16 photo are small and full of glyphs, and fill the band as
-    text does. See pipeline.SIDE_RUNS_ON for how the sides are weighed."""
+    A line carries on when its (widened) ink runs through most of the band and does not
+    a little way to both sides of it: text, stripes or grain beside the grid fill those
+    too (a textured 6x6 killer measured 0.6-1.0 on every side, a 6x6 killer on a page of
+    text 1.0 above and below it, and were read as a block of a larger grid), while the
+    cells beyond a block of a larger grid leave paper beside their lines. See
+    pipeline.SIDE_RUNS_ON for how the sides are weighed."""
     c = SCORE_CELL
     side = size * c
     dim = side + 2 * c
@@ -198,24 +195,18 @@ def sides_continued(binary: np.ndarray, quad: np.ndarray, size: int,
     near, far = c // 3, c - 2  # beyond the outer line's own width, up to a cell out
     bands = [ink[c - far:c - near, c:c + side], ink[c + side + near:c + side + far, c:c + side],
              ink[c:c + side, c - far:c - near].T, ink[c:c + side, c + side + near:c + side + far].T]
-    offsets = np.arange(side) % c
-    on_line = np.minimum(offsets, c - offsets) <= LINE_REACH
     lines = np.arange(c, side, c)
     shares = []
     for band in bands:
         full = band.mean(axis=0) > 0.8
-        # Text, stripes or grain beside the grid fill the band between the lines as well;
-        # a larger grid's cells beyond leave it mostly paper (digits, cage outlines).
-        between = float(full[~on_line].mean())
-        shares.append(max(0.0, float(full[lines].mean())
-                          - (between if ground and between > GROUND_RUNS_ON else 0.0)))
+        # Text, stripes or grain beside the grid fill the band on both sides of a line as
+        # well; beside a larger grid's lines lies the paper of its cells' edges.
+        runs_on = full[lines] & ~(full[lines - FLANK] & full[lines + FLANK])
+        shares.append(float(runs_on.mean()))
     return np.array(shares)
 
 
-LINE_REACH = 4  # columns this near a line (widened ink of a thick rule) belong to it
-# The cells beyond a block of a larger grid filled the band between its lines at most 0.21
-# (digits, a killer's inset dotted cages); text and grain 0.3-1.0.
-GROUND_RUNS_ON = 0.3
+FLANK = 6  # pixels (of SCORE_CELL) from a line: beyond a widened thick rule, short of a digit
 
 
 RULE_CELL = 32  # pixels per cell when looking for the grid's rules inside an outline

@@ -193,8 +193,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                         best, best_fit = (corners - pad, lattice - pad, fit), fit
                     as_found = np.abs(corners - outline).max() < 1.0
                     if fit >= CLEAR_FIT or (fit >= GOOD_FIT and (as_found or side != SIZE)):
-                        if side == SIZE and continues_outside(
-                                binary, corners, SIZE, ground=False) > INSIDE_LARGER:
+                        if side == SIZE and \
+                                continues_outside(binary, corners, SIZE) > INSIDE_LARGER:
                             aside = best  # maybe nine rows of a larger grid: look on
                             break
                         return best
