@@ -118,23 +118,36 @@ def _lookalikes(read: dict, looks: dict) -> dict:
     if len(cells) < 2 * MIN_CLASS:
         return {}
     values = np.array([read[cell] for cell in cells])
-    alike = np.stack([looks[cell] for cell in cells])
-    alike = alike @ alike.T
-    np.fill_diagonal(alike, -2.0)
+    alike, own, twin, one_look = _likeness(cells, values, looks)
     same = values[:, None] == values[None, :]
-    own = np.where(same, alike, -2.0).max(axis=1)
-    twin = float(np.median(own[own > -2.0])) if (own > -2.0).any() else 1.0
-    # A symbol whose own cells come in two looks is no model to follow: its second look
-    # may be this cell's symbol misread (three Ps read F and the one P read right).
-    one_look = {v for v in set(values.tolist()) if np.sum(values == v) >= MIN_LOOK and (
-        np.sum(values == v) < 2 * MIN_LOOK or two_looks(np.stack(
-            [looks[c] for c in cells if read[c] == v])) is None)}
     out = {}
     for i, cell in enumerate(cells):
         j = int(np.argmax(np.where(same[i], -2.0, alike[i])))
         if alike[i, j] >= max(twin - SPLIT_GAP, own[i] + SPLIT_GAP) and values[j] in one_look:
             out[cell] = int(values[j])
     return out
+
+
+def _likeness(cells: list, values: np.ndarray, looks: dict
+              ) -> tuple[np.ndarray, np.ndarray, float, set[int]]:
+    """(how alike each pair of `cells` looks, -2 on the diagonal; each cell's likeness to
+    its nearest twin among the cells read as its own symbol; the picture's typical twin
+    likeness; the symbols whose cells come in one look). A symbol whose cells come in two
+    looks is no model to follow: its second look may be another symbol misread (three Ps
+    read F and the one P read right)."""
+    alike = np.stack([looks[cell] for cell in cells])
+    alike = alike @ alike.T
+    np.fill_diagonal(alike, -2.0)
+    same = values[:, None] == values[None, :]
+    own = np.where(same, alike, -2.0).max(axis=1)
+    twin = float(np.median(own[own > -2.0])) if (own > -2.0).any() else 1.0
+    one_look = set()
+    for v in set(values.tolist()):
+        count = int(np.sum(values == v))
+        if count >= MIN_LOOK and (count < 2 * MIN_LOOK or two_looks(
+                np.stack([looks[c] for c, w in zip(cells, values) if w == v])) is None):
+            one_look.add(v)
+    return alike, own, twin, one_look
 
 
 def _look_alike(odd: list, value: int, read: dict, looks: dict, across: float) -> int | None:
@@ -173,16 +186,8 @@ def runner_ups_unlike_their_cells(probs: np.ndarray, looks: dict[tuple[int, int]
     if len(cells) < 2 * MIN_CLASS:
         return probs
     values = np.array([int(np.argmax(probs[cell])) for cell in cells])
-    alike = np.stack([looks[cell] for cell in cells])
-    alike = alike @ alike.T
-    np.fill_diagonal(alike, -2.0)
-    same = values[:, None] == values[None, :]
-    own = np.where(same, alike, -2.0).max(axis=1)
-    twin = float(np.median(own[own > -2.0])) if (own > -2.0).any() else 1.0
+    alike, own, twin, one_look = _likeness(cells, values, looks)
     counts = {v: int(np.sum(values == v)) for v in set(values.tolist())}
-    one_look = {v for v, k in counts.items() if k >= MIN_LOOK and (
-        k < 2 * MIN_LOOK or two_looks(np.stack([looks[c] for c, w in zip(cells, values)
-                                                if w == v])) is None)}
     out = probs.copy()
     for i, cell in enumerate(cells):
         v = int(values[i])
