@@ -57,6 +57,15 @@ def client(service):
         yield http
 
 
+def finished_job(http: httpx.Client, name: str, picture: bytes, **fields: str) -> dict:
+    """Upload a picture as a new job (`fields`: kind, ...), check it was accepted, and
+    return the job document once it has ended."""
+    mime = "image/jpeg" if name.endswith(".jpg") else "image/png"
+    response = http.post("/v1/jobs", files={"image": (name, picture, mime)}, data=fields)
+    assert response.status_code == 202, response.text
+    return wait_for_job(http, response.json()["id"])
+
+
 def wait_for_job(http: httpx.Client, job_id: str, seconds: float = 60.0) -> dict:
     """Poll a job until it reaches a final state; return the job document."""
     deadline = time.monotonic() + seconds

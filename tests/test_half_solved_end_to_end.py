@@ -8,7 +8,7 @@ import io
 import json
 
 from gridsight.synth.half_solved import half_solved_page
-from tests.conftest import wait_for_job
+from tests.conftest import finished_job
 from tests.test_cli import run_cli
 
 
@@ -20,10 +20,7 @@ def test_half_solved_photo_lists_entries_notes_and_wrong_entries(client):
     page = half_solved_page(31, wrong=1, entry_share=0.3)
     buffer = io.BytesIO()
     page.image.save(buffer, "PNG")
-    response = client.post("/v1/jobs", files={"image": ("page.png", buffer.getvalue(),
-                                                        "image/png")})
-    assert response.status_code == 202
-    job = wait_for_job(client, response.json()["id"])
+    job = finished_job(client, "page.png", buffer.getvalue())
     result = job["result"]
     assert job["status"] in ("solved", "needs_review"), result
     assert result["solution"] == page.solution
@@ -77,9 +74,7 @@ def test_overlay_keeps_the_persons_digits_and_marks_the_wrong_one_in_red(client)
     page = half_solved_page(33, wrong=1, entry_share=0.4)
     buffer = io.BytesIO()
     page.image.save(buffer, "PNG")
-    response = client.post("/v1/jobs", files={"image": ("page.png", buffer.getvalue(),
-                                                        "image/png")})
-    job = wait_for_job(client, response.json()["id"])
+    job = finished_job(client, "page.png", buffer.getvalue())
     result = job["result"]
     assert result["solution"] == page.solution, result
     wrong = {(w["row"], w["col"]) for w in result["wrong_entries"]}

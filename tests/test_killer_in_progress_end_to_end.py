@@ -13,7 +13,7 @@ import pytest
 
 from gridsight.synth.killer_render import in_progress, render_killer
 from gridsight.synth.puzzles import make_killer
-from tests.conftest import wait_for_job
+from tests.conftest import finished_job
 
 CASES = {
     "app screenshot": dict(marks_seed=2, entry_share=0.4, notes_share=0.15,
@@ -33,10 +33,7 @@ def test_killer_in_progress_lists_entries_notes_and_the_wrong_digit(client, case
     buffer = io.BytesIO()
     render_killer(puzzle, style=spec["style"], seed=41, cell_px=spec["cell_px"], marks=marks,
                   by_hand=spec["by_hand"]).save(buffer, "PNG")
-    response = client.post("/v1/jobs", files={"image": ("killer.png", buffer.getvalue(),
-                                                        "image/png")}, data={"kind": "auto"})
-    assert response.status_code == 202
-    job = wait_for_job(client, response.json()["id"])
+    job = finished_job(client, "killer.png", buffer.getvalue(), kind="auto")
     result = job["result"]
     assert job["reading"]["kind"] == "killer"
     assert job["status"] == "solved", result

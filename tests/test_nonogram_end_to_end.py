@@ -16,7 +16,7 @@ from PIL import Image
 from gridsight.stack import ROOT
 from gridsight.synth.nonogram_render import render_nonogram
 from gridsight.synth.puzzles import make_unique_nonogram
-from tests.conftest import wait_for_job
+from tests.conftest import finished_job
 
 
 def png(image) -> bytes:
@@ -29,10 +29,7 @@ def test_nonogram_picture_is_solved_end_to_end_and_drawn(client):
     puzzle, picture = make_unique_nonogram(random.Random(1717), 15, 10)
     data = png(render_nonogram(puzzle, style="app", seed=1717, title=True))
 
-    response = client.post("/v1/jobs", files={"image": ("nono.png", data, "image/png")},
-                           data={"kind": "auto"})
-    assert response.status_code == 202
-    job = wait_for_job(client, response.json()["id"])
+    job = finished_job(client, "nono.png", data, kind="auto")
 
     assert job["status"] == "solved", job.get("error") or job["result"]
     reading = job["reading"]

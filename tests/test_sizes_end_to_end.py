@@ -13,7 +13,7 @@ from PIL import Image
 from gridsight.synth.killer_render import render_killer
 from gridsight.synth.puzzles import make_killer, make_sudoku
 from gridsight.synth.render import render_sudoku
-from tests.conftest import wait_for_job
+from tests.conftest import finished_job
 
 
 def png(image) -> bytes:
@@ -26,10 +26,7 @@ def test_6x6_picture_is_solved_end_to_end_and_drawn(client):
     givens, solution = make_sudoku(random.Random(606), 6, (2, 3))
     picture = png(render_sudoku(givens, style="app", seed=606, box=(2, 3), cell_px=52))
 
-    response = client.post("/v1/jobs", files={"image": ("six.png", picture, "image/png")},
-                           data={"kind": "auto"})
-    assert response.status_code == 202
-    job = wait_for_job(client, response.json()["id"])
+    job = finished_job(client, "six.png", picture, kind="auto")
 
     assert job["status"] == "solved", job.get("error") or job["result"]
     assert job["reading"]["size"] == 6 and job["reading"]["box"] == [2, 3]
@@ -51,10 +48,7 @@ def test_6x6_killer_picture_is_solved_end_to_end_and_drawn(client):
     puzzle, solution = make_killer(random.Random(6006), size=6)
     picture = png(render_killer(puzzle, style="app", seed=6006, cell_px=60))
 
-    response = client.post("/v1/jobs", files={"image": ("killer6.png", picture, "image/png")},
-                           data={"kind": "auto"})
-    assert response.status_code == 202
-    job = wait_for_job(client, response.json()["id"])
+    job = finished_job(client, "killer6.png", picture, kind="auto")
 
     assert job["status"] == "solved", job.get("error") or job["result"]
     reading = job["reading"]
