@@ -319,6 +319,8 @@ def _lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=Non
     too) from a dark photo's negative."""
     found = None
     for corners, runner_up in refined_outlines(binary, outline, size):
+        if runner_up and found is not None and found[2] + RUNNER_UP_MARGIN > 1.0:
+            continue  # no fit (at most 1) can beat it by the margin: not worth a trace
         lattice, rows, cols = trace_lattice(binary, corners, size)
         if not (rows[[0, -1]].all() and cols[[0, -1]].all()):
             continue
