@@ -412,6 +412,9 @@ class Marks:
     span: np.ndarray
     noise: float = 0.0  # the page's pixel noise (sigma) in the insets, at contrast's scale
     with_lines: np.ndarray | None = None  # contrast with the page's lines left in
+    # The noise also between pixels two apart: a photo's cells smaller than CELL are
+    # enlarged, which smooths their grain at one pixel (20-pixel cells: half the sigma).
+    grain: float = 0.0
 
 
 # A mark's pixels are those darker than this share of the way from the inset's median to
@@ -432,6 +435,7 @@ def marks(straight: np.ndarray) -> Marks:
     page = max(0.15, float(np.percentile(darkness, 99.5)))
     grid = darkness[:SIZE * CELL, :SIZE * CELL] / page
     noise = _pixel_noise(_insets(grid))
+    grain = max(noise, _pixel_noise(_insets(grid), 2))
     with_lines = np.percentile(_insets(grid).reshape(SIZE * SIZE, -1), 99, axis=1)
     grid = np.where(page_lines(grid, noise), 0.0, grid)
     insets = _insets(grid)
@@ -439,7 +443,7 @@ def marks(straight: np.ndarray) -> Marks:
     peak, ground = np.percentile(flat, 99, axis=1), np.median(flat, axis=1)
     level = ground + SPAN_LEVEL * (peak - ground)
     span = np.array([_tallest_blob(inset >= t) for inset, t in zip(insets, level, strict=True)])
-    return Marks(peak, span, noise, with_lines)
+    return Marks(peak, span, noise, with_lines, grain)
 
 
 def _insets(grid: np.ndarray) -> np.ndarray:
@@ -525,11 +529,11 @@ def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end,
     return crossed >= cells
 
 
-def _pixel_noise(insets: np.ndarray) -> float:
+def _pixel_noise(insets: np.ndarray, step: int = 1) -> float:
     """The sigma of the pixel noise in the insets, from the median absolute difference of
-    neighbouring pixels (strokes are a small share of them, their edges fewer still)."""
-    steps = np.concatenate([np.abs(np.diff(insets, axis=1)).ravel(),
-                            np.abs(np.diff(insets, axis=2)).ravel()])
+    pixels `step` apart (strokes are a small share of them, their edges fewer still)."""
+    steps = np.concatenate([np.abs(insets[:, step:] - insets[:, :-step]).ravel(),
+                            np.abs(insets[:, :, step:] - insets[:, :, :-step]).ravel()])
     return float(np.median(steps)) / (0.6745 * np.sqrt(2.0))
 
 
@@ -566,7 +570,7 @@ def mark_seen(contrast: np.ndarray, height: np.ndarray) -> np.ndarray:
 
 
 def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray, height: np.ndarray,
-                       with_lines: np.ndarray | None = None) -> np.ndarray:
+                       with_lines: np.ndarray | None = None, noise: float = 0.0) -> np.ndarray:
     """Class probabilities whose blank share heeds the cell's own marks (see marks()):
     a mark as dark as TALL_MARK_SEEN (SMALL_MARK_SEEN if short) caps p(blank), and a
     cell with no mark at all gets p(blank) at least as high as NO_MARK says; the rest is
@@ -575,10 +579,14 @@ def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray, height: np.ndarr
     (a third as dark as the print) for blank at p 0.9-1.0, and a blank crossed by a
     shadow's edge for a printed digit. `with_lines`: the contrast with the page's lines
     left in (Marks.with_lines): a cell counts as having no mark only if that shows none
-    either, as a thin printed 1 that lines up with a digit below it is taken for a line."""
+    either, as a thin printed 1 that lines up with a digit below it is taken for a line.
+    `noise`: the share of the contrast that is the page's grain (NOISE_MARKS sigmas): a
+    mark no darker than that is no mark either (a small, grainy photo's blank cells reach
+    light pencil's contrast, and its print can make the page look written on)."""
     blank = probs[:, 0]
     seen = mark_seen(contrast, height)
-    unmarked = 1.0 - _log_ramp(contrast if with_lines is None else with_lines, *NO_MARK)
+    own = contrast if with_lines is None else with_lines
+    unmarked = 1.0 - _log_ramp(own - noise, *NO_MARK)
     new_blank = np.maximum(np.minimum(blank, 1.0 - seen), unmarked)
     out = probs * ((1.0 - new_blank) / np.maximum(1.0 - blank, 1e-12))[:, None]
     out[:, 0] = new_blank
@@ -628,9 +636,13 @@ def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
     unexplained = writing & (_classic_blank(ev.classic, len(ev.probs)) > 0.5)
     if not written_on(marginals(ev.as_read).kinds, writing, unexplained, min_marks,
                       marks_printed):
-        return _print_view(ev.as_read, ev.classic, unexplained)
+        # The cell model's kinds are kept where a mark stands above the grain as well:
+        # a small grainy photo's blank cells pass at one pixel's noise (Marks.grain).
+        clear = mark_seen(ev.seen.contrast - noise_marks * ev.seen.grain, ev.seen.span) > 0.5
+        return _print_view(ev.as_read, ev.classic, unexplained & clear)
     seen = ev.seen
-    probs = with_mark_evidence(ev.probs, seen.contrast, seen.span, seen.with_lines)
+    probs = with_mark_evidence(ev.probs, seen.contrast, seen.span, seen.with_lines,
+                               noise_marks * seen.grain)
     # A light pencil stroke breaks up at the page's ink scale: its span at its own too.
     tall = (ev.spans > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
     probs = without_tall_notes(probs, tall, ev.classic, mark_seen(seen.contrast, seen.span))
