@@ -144,19 +144,22 @@ def test_shipped_symbol_model_loads_and_meets_its_floor():
     assert len(families) >= 10 and min(families.values()) >= FAMILY_FLOOR, families
 
 
-def test_unclear_box_lines_send_the_solution_to_review():
+@pytest.mark.parametrize("box", [(2, 3), (3, 2)])
+def test_unclear_box_lines_are_settled_by_the_digits(box):
     """A 6x6 grid whose box lines are drawn as thin as the others: 2x3 or 3x2 cannot be
-    told, so the guessed shape is said (warning) and the answer is not given as solved."""
+    told from the lines, so the reading warns; the digits make a puzzle with one shape
+    only, and that shape's answer is given (main sent every such picture to review)."""
     from gridsight.synth.render import Style
 
-    givens, _ = make_sudoku(random.Random(61), 6, (2, 3))
+    givens, solution = make_sudoku(random.Random(61), 6, box)
     flat = Style(thin=0.03, thick=0.03, outer=0.08)
-    reading = recognize(to_bytes(render_sudoku(givens, style=flat, seed=61, box=(2, 3),
+    reading = recognize(to_bytes(render_sudoku(givens, style=flat, seed=61, box=box,
                                                cell_px=44)))
     assert reading.size == 6 and reading.box_confidence < 0.5
     assert any("box lines" in w for w in reading.warnings)
     result = solve_reading(reading)
-    assert result.status == "needs_review" and "box shape" in result.message
+    assert result.status == "solved" and "settled by the digits" in result.message
+    assert tuple(result.puzzle.box) == box and result.solution == solution
 
 
 def held_out_picture(size, box, seed, convention="digits", photo=True):
