@@ -213,6 +213,17 @@ def test_16x16_photo_is_not_read_as_nine_of_its_own_rows_and_columns(seed, conve
     assert_right_or_reviewed(reading, givens, solution)
 
 
+def test_12x12_photo_whose_bold_digits_flank_its_lines_is_not_read_as_9x9():
+    """The page's outline is tried first and nine of the 12x12 grid's rows and columns
+    lie on its lines perfectly; their lines run on past two sides (1.0 and 0.75), but
+    bold digits beside them on one side looked like text there, the mean fell to 0.44,
+    and the grid was read as 9x9. Two sides running on set the 9x9 aside too."""
+    data, givens, solution = held_out_picture(12, (3, 4), 4800010, "hex")
+    reading = recognize(data)
+    assert (reading.size, tuple(reading.box), reading.symbols) == (12, (3, 4), "hex")
+    assert_right_or_reviewed(reading, givens, solution)
+
+
 def test_small_quads_between_digits_are_not_a_grid():
     """A 4x4 screenshot in which a quad of 40 px between the digits lay on lines as a
     9x9 lattice (cells of 4 px) and was read instead of the grid."""
