@@ -54,6 +54,7 @@ from services.contracts import (
     SumCandidate,
     Suspect,
 )
+from services.solver.box_guess import settled_by_digits
 from services.solver.cages import reachable
 from services.solver.conflicts import explain_conflicts
 from services.solver.errors import PuzzleError
@@ -451,7 +452,9 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
     `suspects`), a kept reading's runner-up has probability > UNCERTAIN_RUNNER_UP (see
     `uncertain`) or the solution is not unique; "failed" when no reading worked (see
     `conflicts`). A killer reading that `settle_seconds` of repair do not settle comes back
-    as "needs_review" with its doubtful cage sums as suspects.
+    as "needs_review" with its doubtful cage sums as suspects. A box shape the picture only
+    guessed (box_confidence < REVIEW_BOX) is reviewed unless the digits settle it
+    (box_guess.py).
     """
     if isinstance(reading, dict):
         reading = Reading.model_validate(reading)
@@ -459,6 +462,16 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
         return solve_nonogram_reading(reading, time_limit, fixed)
     result = _solve_reading(reading, time_limit, fixed, settle_seconds)
     result.symbols = reading.symbols  # the solution is shown as the picture printed it
+    if reading.box_confidence < REVIEW_BOX:
+        settled = settled_by_digits(
+            reading, result, lambda turned: _solve_reading(turned, time_limit, fixed,
+                                                           settle_seconds))
+        if settled is not None:
+            settled.symbols = reading.symbols
+            box = settled.puzzle.box
+            settled.message += (f"; the box shape ({box[0]}x{box[1]}) was settled by the "
+                                "digits: the picture's box lines look like the others")
+            return settled
     if result.status == "solved" and reading.box_confidence < REVIEW_BOX:
         # The picture did not show which lines bound the boxes: the solution holds for the
         # shape guessed, which a person should confirm.
