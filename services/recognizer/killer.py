@@ -212,11 +212,12 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int 
     other side cluttered by the digits: read 0.01). Read as no wall, the sum was not
     looked for and the repair never tried the wall. Pencil notes and a person's digits
     are not placed nor sized as the grid's sums, and large digits are painted out of
-    `clean` (`ink_sums` without them), where the other cells are looked at. Only numbers
-    of two digits count: a lone blob at a cell's corner is too often a piece of the
-    outline (a dotted side on grain is as wide as a digit); and neither digit may be
-    broken or a corner (two pencil notes in a row, one of them broken, stood as a
-    number in a handwritten print).
+    `clean` (`ink_sums` without them), where the other cells are looked at. A number of
+    one digit counts too (a hidden '8' or '9' left its cage merged in held-out web
+    pictures) when the digit is wide: a lone bar is the outline's side as well as a
+    '1'. No digit may be broken or a corner: dotted sides on grain break into dots, and
+    two pencil notes in a row, one of them broken, stood as a number in a handwritten
+    print.
     """
     placed = [(g[0].x, g[0].y, g[0].h, float(g[0].image.max())) for g in
               (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
@@ -230,7 +231,7 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int 
             if (r, c) in known:
                 continue
             glyphs = kept_number(cell_ink(ink_sums, r, c, n), cell_ink(clean, r, c, n))
-            if len(glyphs) == 2 and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
+            if len(glyphs) in (1, 2) and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
                     and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
                     and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
                     and min(float(g.image.max()) for g in glyphs) >= STRAY_INK * dark \
