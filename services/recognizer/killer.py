@@ -59,7 +59,7 @@ STRAY_TALL = (0.85, 1.2)
 # along the top and left of its box, at least CORNER_SHARE of it in the outer
 # CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 STRAY_WIDE = 0.35
-STRAY_SURE = (0.5, 0.9)  # a number of one digit counts when read this likely (a '1')
+STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
@@ -183,11 +183,11 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     maybe = maybe + list(strays)
     sums = read_sums(without_digits_in(ink_sums, maybe, n, clean), heads, maybe, n, model,
                      sure_heads(cages, right, down))
-    # A lone digit is a sum only when read as one with confidence, a '1' with more: an
-    # outline's dots run together into a bar read as an unsure '1' (0.58-0.77) at small
-    # cells.
+    # A lone digit is a sum only when read as one with confidence: an outline's dots run
+    # together into a bar read as an unsure '1' (0.58-0.77) at small cells, other marks
+    # as an '8' or '4' (0.68-0.73) in print and in progress.
     unsure = {tuple(s.cell) for s in sums if strays.get(tuple(s.cell)) == 1
-              and s.candidates[0].prob < STRAY_SURE[s.candidates[0].value == 1]}
+              and s.candidates[0].prob < STRAY_SURE}
     sums = [s for s in sums if tuple(s.cell) not in unsure]
     kept = [cell for cell in strays if cell not in unsure]
     if kept:
