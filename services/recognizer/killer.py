@@ -59,6 +59,7 @@ STRAY_TALL = (0.85, 1.2)
 # along the top and left of its box, at least CORNER_SHARE of it in the outer
 # CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 STRAY_WIDE = 0.35
+STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
@@ -179,18 +180,25 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
              and doubtful[r, c]]
     clean = without_large_digits(ink_sums, SUM_CELL)
     strays = stray_numbers(ink_sums, clean, heads, maybe, n)
-    if strays:
+    maybe = maybe + list(strays)
+    sums = read_sums(without_digits_in(ink_sums, maybe, n, clean), heads, maybe, n, model,
+                     sure_heads(cages, right, down))
+    # A lone digit is a sum only when read as one with confidence: an outline's dots run
+    # together into a bar read as an unsure '1' (0.58-0.77) at small cells, other marks
+    # as an '8' or '4' (0.68-0.73) in print and in progress.
+    unsure = {tuple(s.cell) for s in sums if strays.get(tuple(s.cell)) == 1
+              and s.candidates[0].prob < STRAY_SURE}
+    sums = [s for s in sums if tuple(s.cell) not in unsure]
+    kept = [cell for cell in strays if cell not in unsure]
+    if kept:
         # Its top or left wall (whichever makes it no cage's first) is in doubt: the
         # repair may then flip it, and the cage holds the number.
         right, down = right.copy(), down.copy()
-        for r, c in strays:
+        for r, c in kept:
             if r > 0 and down[r - 1, c] < 0.5:
                 down[r - 1, c] = 0.5 + (down[r - 1, c] - 0.5) * DOUBT
             if c > 0 and right[r, c - 1] < 0.5:
                 right[r, c - 1] = 0.5 + (right[r, c - 1] - 0.5) * DOUBT
-        maybe = maybe + strays
-    sums = read_sums(without_digits_in(ink_sums, maybe, n, clean), heads, maybe, n, model,
-                     sure_heads(cages, right, down))
     numbered = sum(1 for s in sums if tuple(s.cell) in heads and not unread(s))
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down), n), n)
@@ -203,7 +211,7 @@ def unread(s: CageSumReading) -> bool:
 
 
 def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int = SIZE
-                  ) -> list[tuple[int, int]]:
+                  ) -> dict[tuple[int, int], int]:
     """Cells the walls make no cage's first (nor may make) whose corner holds a number
     set as the grid's sums are: as tall, its top and start where theirs are.
 
@@ -212,31 +220,32 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int 
     other side cluttered by the digits: read 0.01). Read as no wall, the sum was not
     looked for and the repair never tried the wall. Pencil notes and a person's digits
     are not placed nor sized as the grid's sums, and large digits are painted out of
-    `clean` (`ink_sums` without them), where the other cells are looked at. Only numbers
-    of two digits count: a lone blob at a cell's corner is too often a piece of the
-    outline (a dotted side on grain is as wide as a digit); and neither digit may be
-    broken or a corner (two pencil notes in a row, one of them broken, stood as a
-    number in a handwritten print).
+    `clean` (`ink_sums` without them), where the other cells are looked at. A number of
+    one digit counts too (a hidden '8' or '9' left its cage merged in held-out web
+    pictures) when the digit is wide: a lone bar is the outline's side as well as a
+    '1'. No digit may be broken or a corner: dotted sides on grain break into dots, and
+    two pencil notes in a row, one of them broken, stood as a number in a handwritten
+    print.
     """
     placed = [(g[0].x, g[0].y, g[0].h, float(g[0].image.max())) for g in
               (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
     if len(placed) < 3:
-        return []
+        return {}
     x0, y0, tall, dark = (float(np.median(v)) for v in zip(*placed, strict=True))
     known = set(map(tuple, heads)) | set(map(tuple, maybe))
-    out = []
+    out = {}
     for r in range(n):
         for c in range(n):
             if (r, c) in known:
                 continue
             glyphs = kept_number(cell_ink(ink_sums, r, c, n), cell_ink(clean, r, c, n))
-            if len(glyphs) == 2 and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
+            if len(glyphs) in (1, 2) and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall \
                     and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
                     and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
                     and min(float(g.image.max()) for g in glyphs) >= STRAY_INK * dark \
                     and any(g.w >= STRAY_WIDE * tall and not outline_corner(g) for g in glyphs) \
                     and not any(corner_or_broken(g) for g in glyphs):
-                out.append((r, c))
+                out[(r, c)] = len(glyphs)
     return out
 
 

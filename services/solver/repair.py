@@ -20,10 +20,10 @@ solution, preferring one whose solution is unique:
 
 Killer walls: cages are the connected regions of walls with p >= 0.5. When those regions
 do not each hold exactly one cage sum, or the best reading on them has no solution, the
-least confident walls are flipped, one or two at a time (WALL_FLIP_CANDIDATES of them),
-and wall layouts are tried in order of probability. Once one layout gives a unique
-answer, the others get EXTRA_LAYOUT_SECONDS more. Cages that need three or more wall
-flips are not found; walls are not part of the CP-SAT model.
+least confident walls are flipped, one or two at a time, or several at once where wrong
+cages lie apart (layouts.py), and wall layouts are tried in order of probability. Once
+one layout gives a unique answer, the others get EXTRA_LAYOUT_SECONDS more. Walls are not
+part of the CP-SAT model.
 
 Readings with probability below PRUNE_PROB are never chosen.
 
@@ -40,7 +40,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 
 from ortools.sat.python import cp_model
 
@@ -59,6 +58,7 @@ from services.solver.cages import reachable
 from services.solver.conflicts import explain_conflicts
 from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
+from services.solver.layouts import LOG_FLOOR, Wall, cage_layouts
 from services.solver.nonogram_repair import solve_nonogram_reading
 from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
@@ -69,7 +69,6 @@ KILLER_STAGES = ((0.01, False), (0.001, False), (0.001, True), (0.0, False), (0.
 UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
 MAX_UNIQUE_TRIES = 8
-WALL_FLIP_CANDIDATES = 10
 EXTRA_LAYOUT_SECONDS = 1.5  # search time for other wall layouts once one gives a unique answer
 # A killer reading the repair cannot settle within this time is handed to a person
 # (needs_review, its doubtful sums as suspects) instead of spending the whole time limit.
@@ -80,7 +79,6 @@ KILLER_SETTLE_SECONDS = 0.8
 DOUBTFUL_SUM = 0.99  # a cage sum whose top candidate is less likely than this is in doubt
 MAX_DOUBTFUL_SUMS = 8
 COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
-LOG_FLOOR = 1e-9
 UNLISTED_SUM_PROB = 1e-5  # a cage sum none of the read candidates (the last resort)
 CONFIDENT_PROB = 0.9  # after a correction, readings this likely stay as read
 CHECK_FIRST = 3  # with nothing named by a conflict, this many least sure readings to check
@@ -351,23 +349,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     return fallback
 
 
-# --- Killer cage layouts from walls -----------------------------------------------------
-
-
-@dataclass
-class Wall:
-    what: str  # "wall_right" or "wall_down"
-    row: int
-    col: int
-    prob: float  # probability that the wall is there
-    fixed: bool = False
-
-    @property
-    def read(self) -> bool:
-        return self.prob >= 0.5
-
-    def log_prob(self, on: bool) -> float:
-        return math.log(max(self.prob if on else 1 - self.prob, LOG_FLOOR))
+# --- Killer walls as read --------------------------------------------------------------
 
 
 def read_walls(reading: Reading, fixed: dict, lock: bool = False) -> list[Wall]:
@@ -390,47 +372,6 @@ def read_walls(reading: Reading, fixed: dict, lock: bool = False) -> list[Wall]:
                     p = min(1.0, max(0.0, grid[r][c]))
                     walls.append(Wall(what, r, c, p, lock and max(p, 1 - p) >= CONFIDENT_PROB))
     return walls
-
-
-def regions(n: int, walls: list[Wall], flipped: frozenset[int]) -> list[list[int]]:
-    parent = list(range(n * n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for k, w in enumerate(walls):
-        if w.read != (k in flipped):
-            continue  # a wall stands here
-        a = w.row * n + w.col
-        b = a + 1 if w.what == "wall_right" else a + n
-        parent[find(a)] = find(b)
-    groups: dict[int, list[int]] = {}
-    for i in range(n * n):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
-
-
-def cage_layouts(n: int, walls: list[Wall], sum_cells: set[int]):
-    """(log-prob, flipped walls, cages, sum cell per cage) for layouts where each cage holds
-    exactly one cage sum, most probable first."""
-    base = sum(w.log_prob(w.read) for w in walls)
-    doubtful = sorted((k for k, w in enumerate(walls) if not w.fixed),
-                      key=lambda k: abs(walls[k].prob - 0.5))[:WALL_FLIP_CANDIDATES]
-    flips = [frozenset()] + [frozenset(c) for size in (1, 2) for c in combinations(doubtful, size)]
-    layouts = []
-    for flipped in flips:
-        cages = regions(n, walls, flipped)
-        heads = [[i for i in cage if i in sum_cells] for cage in cages]
-        if any(len(h) != 1 for h in heads):
-            continue
-        lp = base + sum(walls[k].log_prob(not walls[k].read) - walls[k].log_prob(walls[k].read)
-                        for k in flipped)
-        layouts.append((lp, flipped, cages, [h[0] for h in heads]))
-    layouts.sort(key=lambda layout: -layout[0])
-    return layouts
 
 
 # --- The public function -----------------------------------------------------------------
@@ -597,8 +538,8 @@ def unsolvable_result(reading: Reading, geo: Geometry, cells: list[Options],
     found = [c for c in found if "no small set" not in c.text] or found
     conflicts = [c.text for c in found]
     if reading.kind == "killer":
-        conflicts = ["no cage layout within two wall changes, with the cage sums read, "
-                     "gives a solvable puzzle"] + conflicts[:3]
+        conflicts = ["no cage layout within two wall changes (or a few apart), with the "
+                     "cage sums read, gives a solvable puzzle"] + conflicts[:3]
     named = {cell for c in found for cell in c.cells}
     suspects = [kept(o) for o in cells if (o.row, o.col) in named and not o.fixed]
     if not suspects:
