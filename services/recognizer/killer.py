@@ -33,6 +33,7 @@ from services.recognizer.grid import binarize, grid_score, rank_grids
 from services.recognizer.sums import (
     MAX_SUM,
     SUM_CELL,
+    along_top_left,
     cell_ink,
     corner_glyphs,
     load_killer_model,
@@ -55,13 +56,10 @@ SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
 STRAY_PLACE = 0.3
 STRAY_TALL = (0.85, 1.2)
 # ... and one of its digits at least this share of the text height wide (a lone bar is
-# the outline's side as well as a '1') and no corner of the outline: a corner's ink lies
-# along the top and left of its box, at least CORNER_SHARE of it in the outer
-# CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
+# the outline's side as well as a '1') and no corner of the outline (along_top_left).
 STRAY_WIDE = 0.35
 STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
-CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
 FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
 NARROW = 0.45  # ... in a glyph narrower than this share of its height
@@ -266,13 +264,9 @@ def corner_or_broken(glyph) -> bool:
     corner), or breaks into pieces one above the other (dots of a dotted side, a pencil
     note's broken stroke): no printed digit."""
     ink = glyph.image.astype(np.float32)
-    total = float(ink.sum())
-    if total <= 0:
+    if float(ink.sum()) <= 0:
         return False
-    band = np.zeros(ink.shape, bool)
-    band[:max(1, round(CORNER_BAND * glyph.h))] = True
-    band[:, :max(1, round(CORNER_BAND * glyph.w))] = True
-    if float(ink[band].sum()) >= CORNER_SHARE * total:
+    if along_top_left(ink):
         return True
     # A dotted side's dots run together into one blob with all but empty rows between
     # them; every row of a digit holds ink.

@@ -58,6 +58,9 @@ TOUCH_HEIGHT = 1.05  # ... cut this many text heights under its top,
 TOUCH_UPPER = 0.7  # ... as wide as its ink in this upper share of that
 GRAIN_SHARE = 0.4  # a blob whose darkest ink is fainter than this share of the digits'
 BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong side
+# The cage outline's corner lies along the top and left of its box, at least CORNER_SHARE
+# of its ink in the outer CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
+CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 
 
 @dataclass
@@ -147,6 +150,10 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
             continue
         if y + h >= h_lim - 1 and y > 0.2 * p:
             continue  # runs on below the corner: a person's large digit, not the sum
+        if along_top_left(region[y:y + h, x:x + w] * (labels[y:y + h, x:x + w] == i)):
+            # The outline's corner, as tall as small text and above it (held-out textured:
+            # a dashed or dotted corner read as '7' or '5', the number under it dropped).
+            continue
         # A thin upright blob over ink running on down the cell's side may be a piece of
         # the cage outline -- or a '1' standing on it: decided below, against the text
         # height. A narrow '2' is not upright enough to be taken for the outline.
@@ -230,6 +237,18 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         x, y, w, h, i, _ = lead
         glyphs[0].lead = _trimmed(region * (labels == i), x, y, w, h)
     return glyphs
+
+
+def along_top_left(ink: np.ndarray) -> bool:
+    """Whether a blob's ink lies along the top and left of its box only: a corner."""
+    total = float(ink.sum())
+    if total <= 0:
+        return False
+    h, w = ink.shape
+    band = np.zeros(ink.shape, bool)
+    band[:max(1, round(CORNER_BAND * h))] = True
+    band[:, :max(1, round(CORNER_BAND * w))] = True
+    return float(ink[band].sum()) >= CORNER_SHARE * total
 
 
 def _top_part(labels: np.ndarray, i: int, stat: np.ndarray, blobs: list,

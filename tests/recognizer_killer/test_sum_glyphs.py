@@ -255,3 +255,21 @@ def test_grain_of_a_textured_ground_is_never_taken_for_the_number():
             if not glyphs or len(glyphs) > len(str(value)) or glyphs[0].x > 0.3 * P:
                 bad.append((seed, cell, value))
     assert bad == []
+
+
+def test_an_outline_corner_above_a_small_number_is_no_digit():
+    # A small number set below and right of the outline's dashed corner, the corner's
+    # legs as long as the text is tall: the corner, higher up, was taken for the sum's
+    # only digit and read as a '7' (held-out textured, FreeSans: 8 sums of a grid).
+    cell = np.zeros((P, P), np.float32)
+    top, height = _text(cell, "15", 16, 30, 0.9, scale=0.45)
+    y0 = top - int(0.8 * height)
+    cell[y0:y0 + 3, 7:7 + height] = 1.0  # the corner's first dashes, along the top ...
+    cell[y0:y0 + height, 7:10] = 1.0  # ... and down the cell's side
+    for x in range(7 + height + 4, int(0.85 * P), 10):
+        cell[y0:y0 + 3, x:x + 6] = 1.0
+    for y in range(y0 + height + 4, P, 10):
+        cell[y:y + 6, 7:10] = 1.0
+    glyphs = corner_glyphs(cell)
+    assert len(glyphs) == 2
+    assert glyphs[0].x >= 14 and abs(glyphs[0].y - top) <= 1
