@@ -38,6 +38,7 @@ from PIL import Image, ImageOps  # noqa: E402
 from gridsight.synth.fonts import digit_fonts  # noqa: E402
 from gridsight.synth.grids import random_solution  # noqa: E402
 from gridsight.synth.photo import jpeg_with_orientation, photograph  # noqa: E402
+from gridsight.synth.puzzles import made_unique  # noqa: E402
 from gridsight.synth.render import STYLES, render_sudoku  # noqa: E402
 from gridsight.training.digits import expected_calibration_error  # noqa: E402
 from services.contracts import Reading  # noqa: E402
@@ -89,14 +90,19 @@ FAILURE_CLASSES = {
 }
 
 
-def synthetic_set(kind: str, count: int, seed0: int):
-    """(name, bytes, givens) for rendered screenshots or synthetic photos."""
+def synthetic_set(kind: str, count: int, seed0: int, unique: bool = False):
+    """(name, bytes, givens) for rendered screenshots or synthetic photos. The givens are a
+    random share of a solution, rarely one answer's worth; `unique` adds digits until the
+    answer is unique, as on printed puzzles (the same random draws otherwise)."""
     fonts = [path for _, path in digit_fonts()]
     for i in range(count):
         seed = seed0 + i
         rng = random.Random(seed)
+        solution = random_solution(9, None, rng)
         givens = [[v if rng.random() < rng.uniform(0.3, 0.45) else 0 for v in row]
-                  for row in random_solution(9, None, rng)]
+                  for row in solution]
+        if unique:
+            givens = made_unique(givens, solution)
         image = render_sudoku(givens, font=rng.choice(fonts), style=rng.choice(sorted(STYLES)),
                               cell_px=rng.randint(28, 64), seed=seed, jitter=rng.uniform(0, 0.05))
         if kind == "screenshot":
@@ -439,6 +445,10 @@ def main() -> None:
     parser.add_argument("--kind", default="auto", choices=["auto", "sudoku", "classic"],
                         help="the kind sent with every picture (all of them are classic); "
                              "'classic' reads with the classic reader alone, no kind detection")
+    parser.add_argument("--unique", action="store_true",
+                        help="synthetic 9x9 puzzles with one answer, as printed ones have "
+                             "(digits added to the random givens); by default most have "
+                             "several answers and can only end as needs_review")
     parser.add_argument("--sets", nargs="+", default=None, metavar="WORD",
                         help="only the synthetic 9x9 sets whose name holds one of these words "
                              "(e.g. dark stripes noise); each keeps its own seeds")
@@ -466,7 +476,8 @@ def main() -> None:
     names = ["screenshot", "flat photo", "curved photo", *FAILURE_CLASSES]
     chosen = [(i, name) for i, name in enumerate(names)
               if args.sets is None or any(word in name for word in args.sets)]
-    results += [run(name, synthetic_set(name, count, args.seed + 1000 * i), args.kind)
+    results += [run(name, synthetic_set(name, count, args.seed + 1000 * i, args.unique),
+                    args.kind)
                 for i, name in chosen] if nines else []
     sizes = size_results(count, args.seed) if args.sizes != "without" and \
         args.nonograms != "only" else []

@@ -44,6 +44,19 @@ def make_sudoku(rng: random.Random, size: int = 9, box: tuple[int, int] | None =
     return givens, solution
 
 
+def made_unique(givens: Grid, solution: Grid, box: tuple[int, int] | None = None) -> Grid:
+    """`givens` with digits of `solution` added, one at a time where two answers differ,
+    until the answer is unique: printed puzzles have one answer, random givens rarely do."""
+    size = len(givens)
+    geo = geometry(size, box or default_box(size))
+    givens = [row.copy() for row in givens]
+    while (answer := solve_grid(geo, givens)).verdict == "multiple":
+        r, c = next((r, c) for r in range(size) for c in range(size)
+                    if answer.solution[r][c] != answer.other[r][c])
+        givens[r][c] = solution[r][c]
+    return givens
+
+
 def _has_unique_answer(givens: Grid, geo) -> bool:
     cands = initial_candidates(givens, geo)
     if propagate(cands, geo) and solved(cands):
