@@ -60,6 +60,7 @@ from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
 from services.solver.layouts import LOG_FLOOR, Wall, cage_layouts
 from services.solver.nonogram_repair import solve_nonogram_reading
+from services.solver.settled import runner_ups_unsolvable
 from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
@@ -596,6 +597,17 @@ def review_lists(options: list[Options], chosen: list[int]) -> tuple[list, list]
     return suspects, uncertain
 
 
+def likely_others(options: list[Options], chosen: list[int]) -> dict[int, list[int]]:
+    """Cell index -> the values other than the chosen one that are read more likely than
+    UNCERTAIN_RUNNER_UP, for the cells `review_lists` calls uncertain."""
+    out = {}
+    for i, (o, v) in enumerate(zip(options, chosen, strict=True)):
+        others = [u for u, p in o.alternatives if u != v and p > UNCERTAIN_RUNNER_UP]
+        if not o.fixed and v == o.best and others:
+            out[i] = others
+    return out
+
+
 def build_result(reading: Reading, geo: Geometry, cells: list[Options], sums: list[Options],
                  layout, outcome, started: float) -> SolveResult:
     n = geo.size
@@ -634,6 +646,9 @@ def build_result(reading: Reading, geo: Geometry, cells: list[Options], sums: li
                    for cage, t in zip(cages, outcome.sums, strict=True)],
             givens=givens if any(map(any, givens)) else None)
     verdict = outcome.answer.verdict
+    if kind == "sudoku" and verdict == "unique" and uncertain and not suspects and \
+            runner_ups_unsolvable(geo, outcome.cells, likely_others(cells, outcome.cells)):
+        uncertain = []  # the puzzle rules out every other likely reading (settled.py)
     status = status_of(verdict, outcome.answer.solution is not None)
     if status == "solved" and (suspects or uncertain):
         status = "needs_review"

@@ -60,15 +60,58 @@ def test_a_digit_read_as_blank_is_restored_when_needed_for_uniqueness():
 
 
 def test_a_thin_margin_is_reported_as_uncertain():
+    """A given whose runner-up is blank: the grid without it keeps its solution, so the
+    puzzle cannot rule the blank out and a person is asked."""
     givens, truth = make_sudoku(random.Random(4), 9)
     r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
     reading = sudoku_reading(givens)
-    other = 1 + givens[r][c] % 9
-    reading.cells[r][c] = misread_cell(9, givens[r][c], other, 0.7, UNCERTAIN_RUNNER_UP + 0.05)
+    reading.cells[r][c] = misread_cell(9, givens[r][c], 0, 0.7, UNCERTAIN_RUNNER_UP + 0.05)
     result = solve_reading(reading)
     assert result.status == "needs_review" and result.suspects == []
     assert [(u.row, u.col, u.chosen) for u in result.uncertain] == [(r, c, givens[r][c])]
-    assert result.uncertain[0].alternatives[0].value == other
+    assert result.uncertain[0].alternatives[0].value == 0
+
+
+def test_a_blank_whose_likely_digit_keeps_the_grid_solvable_stays_uncertain():
+    givens, truth = make_sudoku(random.Random(4), 9)
+    r, c = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    reading = sudoku_reading(givens)
+    reading.cells[r][c] = misread_cell(9, 0, truth[r][c], 0.7, UNCERTAIN_RUNNER_UP + 0.05)
+    result = solve_reading(reading)
+    assert result.status == "needs_review" and result.solution == truth
+    assert [(u.row, u.col, u.chosen) for u in result.uncertain] == [(r, c, 0)]
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_runner_ups_that_leave_no_solution_are_settled_by_the_puzzle(seed):
+    """Up to three thin margins whose runner-ups, alone or together, clash with the grid:
+    no printed puzzle reads that way, so the doubt is settled and the grid is solved."""
+    rng = random.Random(seed)
+    givens, truth = make_sudoku(rng, 9)
+    reading = sudoku_reading(givens)
+    shown = [(r, c) for r in range(9) for c in range(9) if givens[r][c]]
+    for r, c in rng.sample(shown, 3):
+        other = clashing_digit(givens, r, c, rng)
+        reading.cells[r][c] = misread_cell(9, givens[r][c], other, 0.6,
+                                           UNCERTAIN_RUNNER_UP + 0.1)
+    result = solve_reading(reading)
+    assert result.status == "solved" and result.solution == truth
+    assert result.uncertain == [] and result.suspects == []
+
+
+def test_one_runner_up_the_puzzle_allows_keeps_the_others_in_review():
+    rng = random.Random(7)
+    givens, truth = make_sudoku(rng, 9)
+    reading = sudoku_reading(givens)
+    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    reading.cells[r][c] = misread_cell(9, givens[r][c], clashing_digit(givens, r, c, rng),
+                                       0.6, UNCERTAIN_RUNNER_UP + 0.1)
+    b = next((i, j) for i in range(9) for j in range(9) if not givens[i][j])
+    reading.cells[b[0]][b[1]] = misread_cell(9, 0, truth[b[0]][b[1]], 0.6,
+                                             UNCERTAIN_RUNNER_UP + 0.1)
+    result = solve_reading(reading)
+    assert result.status == "needs_review" and result.solution == truth
+    assert {(u.row, u.col) for u in result.uncertain} == {(r, c), b}
 
 
 def test_confident_clash_asks_for_review_with_words_and_suspects():
