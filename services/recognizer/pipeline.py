@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from services.contracts import Reading
+from services.recognizer.blocks import around
 from services.recognizer.cell_kinds import half_solved_reading
 from services.recognizer.cells import (
     PATCH,
@@ -170,9 +171,13 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     # a block of cells in its corner, whose lines run on past two sides).
                     if side != SIZE:
                         runs_on = sides_continued(binary, corners, side)
-                        if fit < LARGE_GOOD_FIT or runs_on.mean() > 0.5 or \
-                                (runs_on >= SIDE_RUNS_ON).sum() >= 2:
+                        if fit < LARGE_GOOD_FIT or _not_alone(runs_on):
                             continue
+                        if runs_on.max() >= SOME_RUN_ON:
+                            larger = _grid_around(binary, corners, side, runs_on,
+                                                  lambda pad=pad: line_ink(pad))
+                            if larger is not None:
+                                side, (corners, lattice, fit, refined_score) = larger
                         if _ruled_finer(light, corners - pad, side):
                             return light
                     if aside is not None:
@@ -218,6 +223,39 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 # heading over a photographed grid 1.0 on its one side. (A grainy ground's specks or the
 # text of a page run through the band between the lines too, and do not count.)
 SIDE_RUNS_ON = 0.6
+# A grid of another side whose lines run on this much past one of its sides may still
+# be a block of a larger grid (digits beside its lines hide the run past the others):
+# the grids around it are traced too (see _grid_around).
+SOME_RUN_ON = 0.3
+
+
+def _not_alone(runs_on: np.ndarray) -> bool:
+    """Whether lines running on past the sides (sides_continued) make a lattice a block
+    of a larger grid's cells."""
+    return bool(runs_on.mean() > 0.5 or (runs_on >= SIDE_RUNS_ON).sum() >= 2)
+
+
+def _grid_around(binary: np.ndarray, corners: np.ndarray, side: int, runs_on: np.ndarray,
+                 line_ink):
+    """(side, _lattice_in's result) of the grid around a block whose lines run on past
+    one side (see blocks.around) lying best on the lines, its own lines stopping at its
+    sides; None when none does."""
+    best = None
+    height, width = binary.shape[:2]
+    middle = tuple(float(v) for v in corners.mean(axis=0))
+    for larger, widened in around(corners, side, runs_on, SIDE_RUNS_ON):
+        for outline in trimmed_outlines(binary, widened, larger):
+            if np.abs(outline - widened).max() < 1.0 or _off_picture(outline, (height, width)) \
+                    or cv2.pointPolygonTest(outline.astype(np.float32), middle, False) < 0:
+                continue  # no rules of the larger grid found, or not around the block
+            found = _lattice_in(binary, outline, larger, line_ink)
+            if found is None or found[2] < GOOD_FIT or \
+                    (best is not None and found[2] <= best[1][2]):
+                continue
+            if sides_continued(binary, found[0], larger).max() >= SIDE_RUNS_ON:
+                continue  # its lines too run on: a block still
+            best = larger, found
+    return best
 
 
 # A 9x9 lattice whose inner lines carry on past two of its four sides may be nine rows
