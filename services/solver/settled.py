@@ -27,14 +27,13 @@ def runner_ups_unsolvable(geo: Geometry, chosen: list[int], doubtful: dict[int, 
         return False
     if any(0 in values for values in doubtful.values()):
         return False
-    cells = list(doubtful)
+    cells, n = list(doubtful), geo.size
     for pick in product(*([chosen[i]] + doubtful[i] for i in cells)):
         if all(v == chosen[i] for i, v in zip(cells, pick, strict=True)):
             continue
         grid = list(chosen)
         for i, v in zip(cells, pick, strict=True):
             grid[i] = v
-        n = geo.size
         givens = [grid[r * n:(r + 1) * n] for r in range(n)]
         if solve_grid(geo, givens, None, CHECK_SECONDS).verdict != "none":
             return False
