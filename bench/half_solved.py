@@ -34,6 +34,7 @@ from services.recognizer import (  # noqa: E402
 from services.recognizer.cell_kinds import MIN_ENTRIES, MIN_NOTES, SURE_KIND  # noqa: E402
 from services.recognizer.decode import decode  # noqa: E402
 from services.recognizer.pipeline import locate_either_way, read_cells  # noqa: E402
+from services.recognizer.shipped_models import load_shipped_models  # noqa: E402
 from services.solver import solve_page, solve_puzzle  # noqa: E402
 
 NOTES = 10
@@ -94,6 +95,7 @@ def main() -> None:
     if args.limit:
         rows = rows[:args.limit]
     givens_by_puzzle = labelled_givens()
+    load_shipped_models()  # as a worker does when it starts: no picture pays for the loading
     right, total, base_right = Counter(), Counter(), Counter()
     confusion = Counter()
     phone_right, phone_cells, phone_perfect, phone_photos = Counter(), Counter(), Counter(), \

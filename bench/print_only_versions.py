@@ -11,8 +11,8 @@ may not exist, so it cannot draw the pictures itself).
 `dump` numbers seeds as bench/recognition.py --seed does (set i adds 1000 x i). `score`
 needs only services.recognizer.recognize and services.solver.solve_reading, so it runs
 in old checkouts too (copy this file there). `compare`, per set: pictures read, cells
-right (an unread picture counts 0), exact, solved, answered `solved` wrongly; then the
-same on the pictures both read.
+right (an unread picture counts 0), exact, givens right after repair, answered `solved`,
+answered `solved` wrongly; then the same on the pictures both read.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def score(root: Path, out: Path) -> None:
                 got = result.puzzle.givens if result.puzzle is not None else None
                 right = got is not None and np.array_equal(np.asarray(got), givens)
                 row.update(read=True, wrong=int((cells.argmax(1) != givens.ravel()).sum()),
-                           solved=bool(right),
+                           solved=bool(right), answered=result.status == "solved",
                            wrong_solved=bool(result.status == "solved" and not right))
             f.write(json.dumps(row) + "\n")
 
@@ -101,10 +101,11 @@ def compare(old: Path, new: Path) -> None:
         right = sum(81 - r["wrong"] for r in read)
         return (f"{len(read)} / {100 * right / (81 * n):.2f} % / "
                 f"{sum(r['wrong'] == 0 for r in read)} / {sum(r['solved'] for r in read)} / "
+                f"{sum(r.get('answered', False) for r in read)} / "
                 f"{sum(r['wrong_solved'] for r in read)}")
 
-    print("set | pictures | old: read / cells / exact / solved / solved wrongly | new | "
-          "pictures both read | old | new")
+    print("set | pictures | old: read / cells / exact / right after repair / answered solved / "
+          "solved wrongly | new | pictures both read | old | new")
     for name in sorted(versions[0]):
         a, b = versions[0][name], versions[1][name]
         both = [k for k in a if a[k]["read"] and b[k]["read"]]

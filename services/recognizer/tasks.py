@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import time
 
+from celery.signals import worker_process_init
+
 from services.contracts import RECOGNIZE_TASK
 from services.queue import make_celery
 from services.recognizer import RecognitionError, recognize
+from services.recognizer.shipped_models import load_shipped_models
 from services.worker import JobGone, failing_job_on_error, finish, job_store
 
 app = make_celery("gridsight-recognizer")
+
+
+@worker_process_init.connect
+def load_models_before_the_first_job(**_) -> None:
+    """Each pool process loads the models as it starts, not on its first picture."""
+    load_shipped_models()
 
 
 @app.task(name=RECOGNIZE_TASK)
