@@ -147,6 +147,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
             for score, outline in outlines:
                 if other_sides and any(np.abs(outline - q).max() < 1 for q in tried[pad]):
                     continue
+                if best_fit >= GOOD_FIT and _apart(outline, best[0] + pad):
+                    continue  # elsewhere on the page: only this grid's own outlines can win
                 tried[pad].append(outline)
                 seen_any |= score >= MIN_SCORE and not other_sides  # as 9x9 scores it
                 size = grid_size(binary, outline, framed)
@@ -213,6 +215,24 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
+
+
+# Once a lattice lies well on the lines, an outline sharing less than this of its area
+# (intersection over union) and no larger is not traced: on written-on photos the
+# outlines after the grid's own were the page's text, a hand or pieces of one box (at
+# most 0.13), whose lattices never won and took most of the slowest photos' time. Those
+# that may still win share most of the grid: its outline with a heading (about 0.9) or a
+# larger grid around it (larger, so always traced).
+APART = 0.25
+
+
+def _apart(outline: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether `outline` lies apart from the grid at `corners` (see APART)."""
+    quad, grid = outline.astype(np.float32), corners.astype(np.float32)
+    shared, _ = cv2.intersectConvexConvex(quad, grid)
+    quad_area, grid_area = cv2.contourArea(quad), cv2.contourArea(grid)
+    union = quad_area + grid_area - shared
+    return quad_area <= grid_area and shared < APART * union
 
 
 # A grid of another side whose inner lines carry on this much past two of its sides is a

@@ -107,3 +107,18 @@ def test_ink_everywhere_is_no_faint_lattice():
     everywhere = np.full_like(binary, 255)
     found = _lattice_in(binary, outline, 9, lambda: (everywhere, everywhere))
     assert found is not None and found[2] < 0.85
+
+
+def test_outlines_apart_from_a_grid_found_are_told_from_its_own():
+    from services.recognizer.pipeline import _apart
+
+    grid = np.array([[100, 100], [460, 100], [460, 460], [100, 460]], float)
+    box = np.array([[100, 100], [220, 100], [220, 220], [100, 220]], float)  # one 3x3 box
+    text = np.array([[500, 100], [700, 100], [700, 160], [500, 160]], float)  # beside it
+    with_heading = np.array([[100, 60], [460, 60], [460, 460], [100, 460]], float)
+    trimmed_a_row = np.array([[100, 140], [460, 140], [460, 460], [100, 460]], float)
+    sixteen = np.array([[100, 100], [740, 100], [740, 740], [100, 740]], float)  # 9x9 inside
+    assert _apart(box, grid) and _apart(text, grid)
+    assert not _apart(with_heading, grid)
+    assert not _apart(trimmed_a_row, grid)
+    assert not _apart(sixteen, grid)
