@@ -183,7 +183,10 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                         if _ruled_finer(light, corners - pad, side):
                             return light
                     if aside is not None:
-                        if _encloses(corners - pad, side, aside[0]):
+                        # A larger lattice lying at least as well on the lines as the 9x9
+                        # one set aside wins at any pitch: that 9x9 lattice was skewed
+                        # over the larger grid's lines (cells a third taller than wide).
+                        if _encloses(corners - pad, side, aside[0], any_pitch=fit >= aside[2]):
                             return corners - pad, lattice - pad, fit
                         break
                     if side < SIZE and fit < GOOD_FIT:
@@ -198,15 +201,19 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     if fit > best_fit:
                         best, best_fit = (corners - pad, lattice - pad, fit), fit
                     as_found = np.abs(corners - outline).max() < 1.0
+                    if side != SIZE and GOOD_FIT <= fit < CLEAR_FIT:
+                        break  # held as best: the outlines left may hold the whole grid
                     if fit >= CLEAR_FIT or (fit >= GOOD_FIT and (as_found or side != SIZE)):
                         if side == SIZE and _inside_larger(binary, corners):
-                            aside = best  # maybe nine rows of a larger grid: look on
+                            # Maybe nine rows of a larger grid: look on.
+                            aside = corners - pad, lattice - pad, fit
                             break
                         return best
                     break
             if aside is not None:
-                return aside  # no larger grid encloses it: a 9x9 page ruled past its grid
-        if best_fit >= GOOD_FIT:
+                # No larger grid encloses it: a 9x9 page ruled past its grid.
+                return best if best_fit > aside[2] else aside
+        if best_fit >= GOOD_FIT and best[1].shape[0] - 1 == SIZE:
             return best  # a 9x9 lattice lying well: other sides are not tried
     if light is not None and light[2] >= best_fit + CLEARLY_BETTER_FIT:
         return light  # a smaller grid of light lines, lying clearly better than 9x9
@@ -292,9 +299,20 @@ def _inside_larger(binary: np.ndarray, corners: np.ndarray) -> bool:
     its sides (INSIDE_LARGER), or on two sides of its own (SIDE_RUNS_ON, as for a block of
     another side). Bold digits beside the lines on one of those sides fill the places a
     line's run is checked against (grid.FLANK), as text does: nine rows and columns of a
-    12x12 photo measured 1.0 and 0.75 on two sides, a mean of 0.44, and were read as 9x9."""
+    12x12 photo measured 1.0 and 0.75 on two sides, a mean of 0.44, and were read as 9x9.
+
+    Nine rows and columns of a larger grid leave rows of it above or below, and columns
+    of it to the left or right: lines running on clearly past one side and in part past a
+    side the other way (SOME_RUN_ON, digits beside the rest) count too. Nine of a 16x16
+    photo's rows and columns measured 0.88 below, 0.38 and 0.5 left and right (a mean of
+    0.44) and were read as 9x9. Setting a 9x9 lattice aside costs only the search for an
+    enclosing grid: it is read as 9x9 when none is found."""
     runs_on = sides_continued(binary, corners, SIZE)
-    return bool(runs_on.mean() > INSIDE_LARGER or (runs_on >= SIDE_RUNS_ON).sum() >= 2)
+    down_ways, across_ways = runs_on[:2].max(), runs_on[2:].max()
+    each_way = min(down_ways, across_ways) >= SOME_RUN_ON and \
+        max(down_ways, across_ways) >= SIDE_RUNS_ON
+    return bool(runs_on.mean() > INSIDE_LARGER or (runs_on >= SIDE_RUNS_ON).sum() >= 2
+                or each_way)
 
 
 def _ruled_finer(light, corners: np.ndarray, side: int) -> bool:
@@ -310,12 +328,13 @@ def _ruled_finer(light, corners: np.ndarray, side: int) -> bool:
         float(np.abs(light[0] - corners).max()) < 0.5 * cell
 
 
-def _encloses(corners: np.ndarray, side: int, inner: np.ndarray) -> bool:
+def _encloses(corners: np.ndarray, side: int, inner: np.ndarray,
+              any_pitch: bool = False) -> bool:
     """Whether the side x side grid at `corners` holds the 9x9 outline `inner` inside it
-    (to half a cell), with cells of about the same size."""
+    (to half a cell), with cells of about the same size unless `any_pitch`."""
     cell = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / side
     inner_cell = float(np.linalg.norm(inner - np.roll(inner, 1, axis=0), axis=1).mean()) / SIZE
-    if side <= SIZE or abs(cell / inner_cell - 1.0) > SAME_PITCH:
+    if side <= SIZE or (abs(cell / inner_cell - 1.0) > SAME_PITCH and not any_pitch):
         return False
     contour = corners.reshape(-1, 1, 2).astype(np.float32)
     return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -0.5 * cell

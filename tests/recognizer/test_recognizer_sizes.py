@@ -213,6 +213,39 @@ def test_16x16_photo_is_not_read_as_nine_of_its_own_rows_and_columns(seed, conve
     assert_right_or_reviewed(reading, givens, solution)
 
 
+@pytest.mark.parametrize(("size", "box", "seed"), [
+    (6, (2, 3), 5251524),  # a 4x4 lattice across the page's top half, cells twice as wide
+    (8, (2, 4), 5253500),  # a 4x4 block of the 8x8 grid, one side's lines running on
+    (8, (2, 4), 6253511),  # a 4x4 lattice on a hull cut short of the grid's corner
+])
+def test_a_lattice_of_another_side_lying_only_fairly_well_does_not_end_the_search(
+        size, box, seed):
+    """A skewed outline tried before the grid's own (a page, a hull cut short of a
+    corner) traced a 4x4 lattice lying on lines at 0.85-0.88, and a side other than 9
+    lying from GOOD_FIT up was taken at once: the grid's own outline, lying clearly
+    better, was never tried. Such a lattice is now held as the best so far, and the
+    outlines left, of every side, are tried."""
+    data, givens, solution = held_out_picture(size, box, seed)
+    reading = recognize(data)
+    assert reading.size == size
+    assert tuple(reading.box) == box
+    assert_right_or_reviewed(reading, givens, solution)
+
+
+def test_16x16_photo_whose_nine_rows_run_on_past_one_side_each_way_is_not_read_as_9x9():
+    """A hull cut short of the 16x16 grid's corner traced a 9x9 lattice skewed over the
+    grid's lines (cells a third taller than wide) lying at 0.99; its lines ran on 0.88
+    below it, 0.38 and 0.5 left and right (digits beside the rest): neither a mean over
+    INSIDE_LARGER nor two sides, so it was read at once. Lines running on past a side each
+    way set it aside now, and the 16x16 grid enclosing it, lying at 1.0, wins though its
+    cells are not the skewed lattice's size."""
+    data, givens, solution = held_out_picture(16, (4, 4), 6255509, "digits")
+    reading = recognize(data)
+    assert reading.size == 16
+    assert (reading.size, tuple(reading.box), reading.symbols) == (16, (4, 4), "digits")
+    assert_right_or_reviewed(reading, givens, solution)
+
+
 def test_12x12_photo_whose_bold_digits_flank_its_lines_is_not_read_as_9x9():
     """The page's outline is tried first and nine of the 12x12 grid's rows and columns
     lie on its lines perfectly; their lines run on past two sides (1.0 and 0.75), but
