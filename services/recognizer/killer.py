@@ -59,6 +59,10 @@ STRAY_TALL = (0.85, 1.2)
 # the outline's side as well as a '1') and no corner of the outline (along_top_left).
 STRAY_WIDE = 0.35
 STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
+# ... of two digits, this likely: a person's wide digit whose top-left reaches the corner
+# (a handwritten '5' on paper) breaks into two glyphs read as an unsure number (0.63 where
+# printed stray sums read 0.83 and more).
+STRAY_SURE_TWO = 0.7
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
 FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
@@ -183,9 +187,10 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
                      sure_heads(cages, right, down))
     # A lone digit is a sum only when read as one with confidence: an outline's dots run
     # together into a bar read as an unsure '1' (0.58-0.77) at small cells, other marks
-    # as an '8' or '4' (0.68-0.73) in print and in progress.
-    unsure = {tuple(s.cell) for s in sums if strays.get(tuple(s.cell)) == 1
-              and s.candidates[0].prob < STRAY_SURE}
+    # as an '8' or '4' (0.68-0.73) in print and in progress. Two digits too, less surely.
+    unsure = {tuple(s.cell) for s in sums if tuple(s.cell) in strays
+              and s.candidates[0].prob < (STRAY_SURE if strays[tuple(s.cell)] == 1
+                                          else STRAY_SURE_TWO)}
     sums = [s for s in sums if tuple(s.cell) not in unsure]
     kept = [cell for cell in strays if cell not in unsure]
     if kept:

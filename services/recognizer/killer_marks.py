@@ -133,7 +133,7 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     shares = [by_hand[cell][0] for cell in like_print]
     sure = sum(share >= SURE_HAND for share in shares)
     by_hand_page = (len(shares) >= PAGE_MEDIAN_MIN and np.median(shares) >= 0.5) or \
-        (sure >= PAGE_HAND_MIN and 3 * sure >= len(shares))
+        sure >= PAGE_HAND_MIN
     page_hand = PAGE_WRITTEN if by_hand_page else 0.0
     for (r, c) in large_at:
         # The blob is there: the digit model only says which digit it is (isolated, a
