@@ -101,7 +101,7 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     # strokes too (lighter than print only), cut apart from the outlines and grid lines
     # it runs into at that level.
     large = _written_blobs(strokes, p)
-    large |= _pencil(_written_blobs(faint & ~_line_runs(faint, p), p), strokes)
+    large |= _pencil(_written_blobs(faint & ~_line_runs(faint, p), p, notes=False), strokes)
     notes = _pencil(_written_blobs(faint, p, digits=False), strokes) & ~large
     mask = large | notes
     if not mask.any():
@@ -225,9 +225,10 @@ def _on_line(others: np.ndarray, ys: np.ndarray, xs: np.ndarray, p: int, run: fl
     return out
 
 
-def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarray:
+def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True, notes: bool = True
+                   ) -> np.ndarray:
     """Mask of the blobs of `strokes` that are large centred digits (unless not
-    `digits`) or written notes (see without_large_digits)."""
+    `digits`) or written notes (unless not `notes`; see without_large_digits)."""
     # A digit written down to the grid line would join it, and the whole grid would be
     # one blob: the blobs are found with the grid lines cut out.
     apart = strokes.copy()
@@ -243,6 +244,8 @@ def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarr
     digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p) & one_cell
              & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
              & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN) & digits)
+    if not notes:
+        return np.isin(labels, 1 + np.flatnonzero(digit))
     # Pencil notes written in a row along a cell's top or bottom look like a dashed
     # line there; a note is thicker than any line both ways, and its middle lies inside
     # the band where outlines run (a blurred dotted line runs together into a bar as

@@ -185,12 +185,7 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     maybe = maybe + list(strays)
     sums = read_sums(without_digits_in(ink_sums, maybe, n, clean), heads, maybe, n, model,
                      sure_heads(cages, right, down))
-    # A lone digit is a sum only when read as one with confidence: an outline's dots run
-    # together into a bar read as an unsure '1' (0.58-0.77) at small cells, other marks
-    # as an '8' or '4' (0.68-0.73) in print and in progress. Two digits too, less surely.
-    unsure = {tuple(s.cell) for s in sums if tuple(s.cell) in strays
-              and s.candidates[0].prob < (STRAY_SURE if strays[tuple(s.cell)] == 1
-                                          else STRAY_SURE_TWO)}
+    unsure = unsure_strays(sums, strays)
     sums = [s for s in sums if tuple(s.cell) not in unsure]
     kept = [cell for cell in strays if cell not in unsure]
     if kept:
@@ -206,6 +201,18 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down), n), n)
     return KillerRead(lattice, right, down, heads, sums, numbered)
+
+
+def unsure_strays(sums: list[CageSumReading], strays: dict[tuple[int, int], int]
+                  ) -> set[tuple[int, int]]:
+    """The cells of `strays` ({cell: how many digits}) whose number is read too unsurely
+    to be a sum. A lone digit is a sum only when read as one with confidence
+    (STRAY_SURE): an outline's dots run together into a bar read as an unsure '1'
+    (0.58-0.77) at small cells, other marks as an '8' or '4' (0.68-0.73) in print and in
+    progress. Two digits need STRAY_SURE_TWO."""
+    return {tuple(s.cell) for s in sums if tuple(s.cell) in strays
+            and s.candidates[0].prob < (STRAY_SURE if strays[tuple(s.cell)] == 1
+                                        else STRAY_SURE_TWO)}
 
 
 def unread(s: CageSumReading) -> bool:
