@@ -63,6 +63,7 @@ STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
 # (a handwritten '5' on paper) breaks into two glyphs read as an unsure number (0.63 where
 # printed stray sums read 0.83 and more).
 STRAY_SURE_TWO = 0.7
+SUM_LINE = 0.2  # a cage sum's top lies this share of the sums' height from theirs at most
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
 FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
@@ -185,7 +186,8 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     maybe = maybe + list(strays)
     sums = read_sums(without_digits_in(ink_sums, maybe, n, clean), heads, maybe, n, model,
                      sure_heads(cages, right, down))
-    unsure = unsure_strays(sums, strays)
+    unsure = unsure_strays(sums, strays) | off_line_numbers(
+        ink_sums, clean, heads, [tuple(s.cell) for s in sums if not unread(s)], n)
     sums = [s for s in sums if tuple(s.cell) not in unsure]
     kept = [cell for cell in strays if cell not in unsure]
     if kept:
@@ -201,6 +203,30 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down), n), n)
     return KillerRead(lattice, right, down, heads, sums, numbered)
+
+
+def off_line_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, cells,
+                     n: int = SIZE) -> set[tuple[int, int]]:
+    """The cells of `cells` whose number is the top of a person's digit or notes, not a
+    sum: the cell holds writing (`clean`, the sums' ink without it, differs there) and
+    the number's top lies off the line the grid's sums start on by more than SUM_LINE of
+    their height. Sums are printed at one place in every cell (their tops within 0.06
+    of their height of one another on by-hand photos); a large digit a false wall makes
+    a cage's first reaches the corner anywhere, and read as a number it gave the false
+    cage a sum (the repair could then keep the wall)."""
+    placed = [(g[0].y, max(x.h for x in g)) for g in
+              (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
+    if len(placed) < 3:
+        return set()
+    line, tall = (float(np.median(v)) for v in zip(*placed, strict=True))
+    out = set()
+    for r, c in cells:
+        raw = cell_ink(ink_sums, r, c, n)
+        glyphs = corner_glyphs(raw)
+        written = bool((raw - cell_ink(clean, r, c, n)).max() > 0)
+        if glyphs and written and abs(glyphs[0].y - line) > SUM_LINE * tall:
+            out.add((r, c))
+    return out
 
 
 def unsure_strays(sums: list[CageSumReading], strays: dict[tuple[int, int], int]
