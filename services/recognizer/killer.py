@@ -64,6 +64,10 @@ STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
 # printed stray sums read 0.83 and more).
 STRAY_SURE_TWO = 0.7
 SUM_LINE = 0.2  # a cage sum's top lies this share of the sums' height from theirs at most
+# ... where the line is clear: this share of the heads' numbers on it at least (by-hand
+# photos: all the printed sums, and a false head or two; deeply inset dotted cages join
+# the outline's dots to a quarter of their sums, whose tops move off it).
+CLEAR_LINE = 0.85
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
 FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
@@ -209,16 +213,19 @@ def off_line_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, cells,
                      n: int = SIZE) -> set[tuple[int, int]]:
     """The cells of `cells` whose number is the top of a person's digit or notes, not a
     sum: the cell holds writing (`clean`, the sums' ink without it, differs there) and
-    the number's top lies off the line the grid's sums start on by more than SUM_LINE of
-    their height. Sums are printed at one place in every cell (their tops within 0.06
-    of their height of one another on by-hand photos); a large digit a false wall makes
-    a cage's first reaches the corner anywhere, and read as a number it gave the false
-    cage a sum (the repair could then keep the wall)."""
+    the number's top lies off the clear line (CLEAR_LINE) the grid's sums start on by
+    more than SUM_LINE of their height. Sums are printed at one
+    place in every cell (their tops within 0.06 of their height of one another on
+    by-hand photos); a large digit a false wall makes a cage's first reaches the corner
+    anywhere, and read as a number it gave the false cage a sum (the repair could then
+    keep the wall)."""
     placed = [(g[0].y, max(x.h for x in g)) for g in
               (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
     if len(placed) < 3:
         return set()
     line, tall = (float(np.median(v)) for v in zip(*placed, strict=True))
+    if np.mean([abs(y - line) <= SUM_LINE * tall for y, _ in placed]) < CLEAR_LINE:
+        return set()  # no clear line: outline dots joined to the sums (deeply inset dots)
     out = set()
     for r, c in cells:
         raw = cell_ink(ink_sums, r, c, n)
