@@ -4,7 +4,8 @@
 * a light (pencil) digit breaks up at the stroke level and was left in the ink the wall
   model reads: its bars made walls at 1.00 between cells holding entries;
 * a person's wide digit reaching a cell's corner stood as a stray number of two digits,
-  read unsurely, and made a cage sum where none is printed;
+  read unsurely, and made a cage sum where none is printed (a printed sum a misread wall
+  hides, in a cell nobody wrote in, may read as unsurely and stays);
 * the cell model split one hand's digits between print and hand, and most of them were
   read as printed givens (a wrong entry then is a wrong given);
 * a false wall made a person's digit a cage's first cell, and its top, read as a number,
@@ -68,13 +69,15 @@ def _sum(cell, value, prob):
                                                  SumCandidate(value=value + 2, prob=rest)])
 
 
-def test_a_stray_number_of_two_digits_read_unsurely_is_no_sum():
-    sums = [_sum((1, 2), 15, 0.63), _sum((4, 0), 20, 0.83), _sum((5, 5), 7, 0.8),
-            _sum((0, 0), 21, 0.5)]
-    strays = {(1, 2): 2, (4, 0): 2, (5, 5): 1}
-    # A person's '5' read as 15 (0.63) goes; printed stray sums read 0.83 and more stay;
-    # a lone digit keeps its own, stricter bar; a head's sum is no stray and always stays.
-    assert unsure_strays(sums, strays) == {(1, 2), (5, 5)}
+def test_a_stray_number_of_two_digits_read_unsurely_in_a_written_cell_is_no_sum():
+    sums = [_sum((1, 2), 15, 0.63), _sum((4, 0), 20, 0.83), _sum((6, 6), 20, 0.49),
+            _sum((5, 5), 7, 0.8), _sum((0, 0), 21, 0.5)]
+    strays = {(1, 2): 2, (4, 0): 2, (6, 6): 2, (5, 5): 1}
+    written = {(1, 2), (4, 0)}  # cells a person wrote in
+    # A person's '5' read as 15 (0.63) goes; a printed stray sum beside writing read 0.83
+    # stays, and so does one read unsurely in a cell nobody wrote in (a sum hidden by a
+    # misread wall); a lone digit keeps its own, stricter bar; a head's sum is no stray.
+    assert unsure_strays(sums, strays, written) == {(1, 2), (5, 5)}
 
 
 def test_three_digits_surely_by_hand_make_the_page_written_on_whatever_the_rest():
