@@ -215,11 +215,10 @@ def off_line_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, cells,
     """The cells of `cells` whose number is the top of a person's digit or notes, not a
     sum: the cell holds writing (`clean`, the sums' ink without it, differs there) and
     the number's top lies off the clear line (CLEAR_LINE) the grid's sums start on by
-    more than SUM_LINE of their height. Sums are printed at one
-    place in every cell (their tops within 0.06 of their height of one another on
-    by-hand photos); a large digit a false wall makes a cage's first reaches the corner
-    anywhere, and read as a number it gave the false cage a sum (the repair could then
-    keep the wall)."""
+    more than SUM_LINE of their height. Sums are printed at one place in every cell
+    (their tops within 0.06 of their height of one another on by-hand photos); a large
+    digit a false wall makes a cage's first reaches the corner anywhere, and read as a
+    number it gave the false cage a sum (the repair could then keep the wall)."""
     placed = [(g[0].y, max(x.h for x in g)) for g in
               (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
     if len(placed) < 3:
