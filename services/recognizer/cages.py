@@ -63,6 +63,9 @@ NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
 GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
 DIGIT_INK = 0.35
 NOTE_INK = 0.15  # pencil notes' strokes, as light as they come
+OUTLINE_RUN = 0.5  # ink along a row or column of this share of a cell is a line
+DASH_GAP = 0.1  # ... its dashes or dots this share of a cell apart at most
+OUTLINE_BAND = 0.3  # ... within this share of a cell of the cell's side
 PENCIL_SHARE = 0.55
 NOTE_LINE_OUT, NOTE_LINE_RUN = 0.08, 0.2
 # A row of notes: blobs with middles this close in height, reaching this far right,
@@ -90,11 +93,16 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     p = cell_px
     # Lighter than the wall model's strokes: a pencil digit breaks up at that level, and
     # its pieces would stay. Pencil notes, lighter still, break up even here: they are
-    # looked for among the faint strokes too (a large digit is not: at that level it
-    # runs into the cage outline beside it).
+    # looked for among the faint strokes too.
     strokes = ink >= DIGIT_INK
+    faint = ink >= NOTE_INK
+    # Handwriting is often lighter than print: a pencil digit breaks up at the stroke
+    # level, and its bars, left in, read as cage lines. It is looked for among the faint
+    # strokes too (lighter than print only), cut apart from the outlines and grid lines
+    # it runs into at that level.
     large = _written_blobs(strokes, p)
-    notes = _pencil(_written_blobs(ink >= NOTE_INK, p, digits=False), strokes) & ~large
+    large |= _pencil(_written_blobs(faint & ~_line_runs(faint, p), p, notes=False), strokes)
+    notes = _pencil(_written_blobs(faint, p, digits=False), strokes) & ~large
     mask = large | notes
     if not mask.any():
         return ink
@@ -117,6 +125,26 @@ def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
     out = ink.copy()
     out[erase] = 0.0
     return out
+
+
+def _line_runs(strokes: np.ndarray, p: int) -> np.ndarray:
+    """The pixels of `strokes` on a line along a row (a column) near a cell's top or
+    bottom (left or right side), within OUTLINE_BAND of the cell, that runs on for
+    OUTLINE_RUN of a cell with gaps of up to DASH_GAP of a cell bridged: dashed and
+    dotted cage outlines and grid lines. A digit's bar, even a person's wide one, is
+    shorter, and a tall digit's stem stands away from the sides."""
+    gap = max(3, int(round(DASH_GAP * p)))
+    length = max(5, int(round(OUTLINE_RUN * p)))
+    s = strokes.astype(np.uint8)
+    within = np.arange(max(strokes.shape)) % p
+    near_side = np.minimum(within, p - 1 - within) < OUTLINE_BAND * p
+    runs = np.zeros(strokes.shape, bool)
+    for bridge, run, axis in (((1, gap), (1, length), 0), ((gap, 1), (length, 1), 1)):
+        joined = cv2.morphologyEx(s, cv2.MORPH_CLOSE, np.ones(bridge, np.uint8))
+        found = cv2.morphologyEx(joined, cv2.MORPH_OPEN, np.ones(run, np.uint8)) > 0
+        band = near_side[:strokes.shape[axis]]
+        runs |= found & (band[:, None] if axis == 0 else band[None, :])
+    return runs & strokes
 
 
 def _pencil(blobs: np.ndarray, strokes: np.ndarray) -> np.ndarray:
@@ -197,9 +225,10 @@ def _on_line(others: np.ndarray, ys: np.ndarray, xs: np.ndarray, p: int, run: fl
     return out
 
 
-def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarray:
+def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True, notes: bool = True
+                   ) -> np.ndarray:
     """Mask of the blobs of `strokes` that are large centred digits (unless not
-    `digits`) or written notes (see without_large_digits)."""
+    `digits`) or written notes (unless not `notes`; see without_large_digits)."""
     # A digit written down to the grid line would join it, and the whole grid would be
     # one blob: the blobs are found with the grid lines cut out.
     apart = strokes.copy()
@@ -215,6 +244,8 @@ def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True) -> np.ndarr
     digit = ((h >= DIGIT_TALL * p) & (w <= DIGIT_WIDE * p) & one_cell
              & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
              & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN) & digits)
+    if not notes:
+        return np.isin(labels, 1 + np.flatnonzero(digit))
     # Pencil notes written in a row along a cell's top or bottom look like a dashed
     # line there; a note is thicker than any line both ways, and its middle lies inside
     # the band where outlines run (a blurred dotted line runs together into a bar as

@@ -59,6 +59,15 @@ STRAY_TALL = (0.85, 1.2)
 # the outline's side as well as a '1') and no corner of the outline (along_top_left).
 STRAY_WIDE = 0.35
 STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
+# ... of two digits in a cell holding writing, this likely: a person's wide digit whose
+# top-left reaches the corner (a handwritten '5' on paper) broke into two glyphs read as
+# an unsure number (0.63; printed stray sums beside writing read 0.83 and more).
+STRAY_SURE_TWO = 0.7
+SUM_LINE = 0.2  # a cage sum's top lies this share of the sums' height from theirs at most
+# ... where the line is clear: this share of the heads' numbers on it at least (by-hand
+# photos: all the printed sums, and a false head or two; deeply inset dotted cages join
+# the outline's dots to a quarter of their sums, whose tops move off it).
+CLEAR_LINE = 0.85
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
 FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
@@ -181,11 +190,9 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     maybe = maybe + list(strays)
     sums = read_sums(without_digits_in(ink_sums, maybe, n, clean), heads, maybe, n, model,
                      sure_heads(cages, right, down))
-    # A lone digit is a sum only when read as one with confidence: an outline's dots run
-    # together into a bar read as an unsure '1' (0.58-0.77) at small cells, other marks
-    # as an '8' or '4' (0.68-0.73) in print and in progress.
-    unsure = {tuple(s.cell) for s in sums if strays.get(tuple(s.cell)) == 1
-              and s.candidates[0].prob < STRAY_SURE}
+    written = {cell for cell in strays if holds_writing(ink_sums, clean, cell, n)}
+    unsure = unsure_strays(sums, strays, written) | off_line_numbers(
+        ink_sums, clean, heads, [tuple(s.cell) for s in sums if not unread(s)], n)
     sums = [s for s in sums if tuple(s.cell) not in unsure]
     kept = [cell for cell in strays if cell not in unsure]
     if kept:
@@ -201,6 +208,55 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down), n), n)
     return KillerRead(lattice, right, down, heads, sums, numbered)
+
+
+def off_line_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, cells,
+                     n: int = SIZE) -> set[tuple[int, int]]:
+    """The cells of `cells` whose number is the top of a person's digit or notes, not a
+    sum: the cell holds writing (`clean`, the sums' ink without it, differs there) and
+    the number's top lies off the clear line (CLEAR_LINE) the grid's sums start on by
+    more than SUM_LINE of their height. Sums are printed at one place in every cell
+    (their tops within 0.06 of their height of one another on by-hand photos); a large
+    digit a false wall makes a cage's first reaches the corner anywhere, and read as a
+    number it gave the false cage a sum (the repair could then keep the wall)."""
+    placed = [(g[0].y, max(x.h for x in g)) for g in
+              (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
+    if len(placed) < 3:
+        return set()
+    line, tall = (float(np.median(v)) for v in zip(*placed, strict=True))
+    if np.mean([abs(y - line) <= SUM_LINE * tall for y, _ in placed]) < CLEAR_LINE:
+        return set()  # no clear line: outline dots joined to the sums (deeply inset dots)
+    out = set()
+    for r, c in cells:
+        raw = cell_ink(ink_sums, r, c, n)
+        glyphs = corner_glyphs(raw)
+        if glyphs and holds_writing(ink_sums, clean, (r, c), n) and \
+                abs(glyphs[0].y - line) > SUM_LINE * tall:
+            out.add((r, c))
+    return out
+
+
+def holds_writing(ink_sums: np.ndarray, clean: np.ndarray, cell: tuple[int, int],
+                  n: int = SIZE) -> bool:
+    """Whether a large digit or notes were painted out of the cell (`clean`: the sums'
+    ink without them)."""
+    r, c = cell
+    return bool((cell_ink(ink_sums, r, c, n) - cell_ink(clean, r, c, n)).max() > 0)
+
+
+def unsure_strays(sums: list[CageSumReading], strays: dict[tuple[int, int], int],
+                  written: set[tuple[int, int]] = frozenset()) -> set[tuple[int, int]]:
+    """The cells of `strays` ({cell: how many digits}) whose number is read too unsurely
+    to be a sum. A lone digit is a sum only when read as one with confidence
+    (STRAY_SURE): an outline's dots run together into a bar read as an unsure '1'
+    (0.58-0.77) at small cells, other marks as an '8' or '4' (0.68-0.73) in print and in
+    progress. Two digits need STRAY_SURE_TWO in a cell of `written` (holding a person's
+    writing, which may be what was read); elsewhere a printed sum hidden by a misread
+    wall may read less surely (0.49)."""
+    return {tuple(s.cell) for s in sums if tuple(s.cell) in strays
+            and s.candidates[0].prob < (STRAY_SURE if strays[tuple(s.cell)] == 1
+                                        else STRAY_SURE_TWO if tuple(s.cell) in written
+                                        else 0.0)}
 
 
 def unread(s: CageSumReading) -> bool:

@@ -48,10 +48,10 @@ ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: ent
 NOTES_SURE = 0.95
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
 PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
-# When this many large digits in the sums' ink, and a third of them at least, are
-# surely (SURE_HAND) written by hand, or PAGE_MEDIAN_MIN or more are and most of them
-# look written by hand, the page is one a person wrote on in an ink like
-# the print's, and each of them is the person's with at least PAGE_WRITTEN. The cell
+# When this many large digits in the sums' ink are surely (SURE_HAND) written by hand,
+# or PAGE_MEDIAN_MIN or more are and most of them look written by hand, the page is one
+# a person wrote on in an ink like the print's, and each of them is the person's with at
+# least PAGE_WRITTEN (written_by_hand). The cell
 # model alone reads some of one hand's digits as print (on by-hand pages its shares
 # split, half near 0 and half near 1) and is unsure of others, which made such pages
 # `needs_review` or read the person's digits as givens.
@@ -130,11 +130,8 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     like_print = [cell for cell, share in by_colour.items() if share < 0.5]
     by_hand = handwriting(straight, ink, {cell: large_at[cell] for cell in like_print}, n) \
         if like_print else {}
-    shares = [by_hand[cell][0] for cell in like_print]
-    sure = sum(share >= SURE_HAND for share in shares)
-    by_hand_page = (len(shares) >= PAGE_MEDIAN_MIN and np.median(shares) >= 0.5) or \
-        (sure >= PAGE_HAND_MIN and 3 * sure >= len(shares))
-    page_hand = PAGE_WRITTEN if by_hand_page else 0.0
+    page_hand = PAGE_WRITTEN if written_by_hand([by_hand[cell][0] for cell in like_print]) \
+        else 0.0
     for (r, c) in large_at:
         # The blob is there: the digit model only says which digit it is (isolated, a
         # thin '1' can look like an empty cell to it).
@@ -159,6 +156,17 @@ def read_marks(colour: np.ndarray, gray: np.ndarray, lattice: np.ndarray, heads:
     fields = {"cell_kinds": np.round(kinds, 5).tolist(),
               "entries": np.round(entries, 5).tolist()}
     return givens, fields
+
+
+def written_by_hand(shares: list[float]) -> bool:
+    """Whether a page whose large digits in the sums' ink have these shares of having
+    been written by hand (handwriting) is one a person wrote on: PAGE_HAND_MIN of them
+    surely so (a printed killer never prints a given in a hand, whatever the cell model
+    makes of the rest of one hand's digits: on by-hand photos it called as many of them
+    surely print as surely hand), or PAGE_MEDIAN_MIN or more, most of them by hand."""
+    sure = sum(share >= SURE_HAND for share in shares)
+    return sure >= PAGE_HAND_MIN or \
+        (len(shares) >= PAGE_MEDIAN_MIN and float(np.median(shares)) >= 0.5)
 
 
 def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict,
