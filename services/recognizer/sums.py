@@ -61,6 +61,7 @@ BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong s
 # The cage outline's corner lies along the top and left of its box, at least CORNER_SHARE
 # of its ink in the outer CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
+SIDE_WIDTH = 0.1  # an outline side's piece is at most this share of the cell wide
 
 
 @dataclass
@@ -197,7 +198,11 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     # The sum is the top line of the corner; its tallest blob is a digit (dots and dashes
     # are shorter, or lower down the cell's side); then its neighbours on that line.
     tall = max(b[3] for b in blobs)
-    top = min(b[1] for b in blobs if b[3] >= 0.6 * tall)
+    # A thin piece of the outline's side (its corner dots run together) may reach above
+    # the number: it does not set the top line when something else as tall does.
+    tall_ones = [b for b in blobs if b[3] >= 0.6 * tall]
+    off_side = [b for b in tall_ones if not _side_piece(ink_cell, b)]
+    top = min(b[1] for b in off_side or tall_ones)
     blobs = [b for b in blobs if b[1] <= top + 0.5 * tall]
     blobs.sort(key=lambda b: (b[5], -b[3], b[1], b[0]))
     ax, ay, aw, ah, _, _ = blobs[0]
@@ -237,6 +242,12 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         x, y, w, h, i, _ = lead
         glyphs[0].lead = _trimmed(region * (labels == i), x, y, w, h)
     return glyphs
+
+
+def _side_piece(ink_cell: np.ndarray, blob: tuple) -> bool:
+    """Whether a blob is thin and ink runs on under it down the cell: the outline's side."""
+    x, y, w, h = blob[:4]
+    return w <= SIDE_WIDTH * ink_cell.shape[0] and _continues_down(ink_cell, x, w, y + h)
 
 
 def along_top_left(ink: np.ndarray) -> bool:
