@@ -10,6 +10,11 @@ every sum misread (truth, top reading and its probability, the runner-ups), entr
 notes cells misread, givens read where none is printed, and the suspects offered. The
 last lines count the wrong walls by what lies beside them, for grouping failures into
 classes.
+
+With `--held-out CACHE` a style group is read with the model trained without it (as
+`recognition_killer.py --held-out --model-cache CACHE --train-grids G` builds and keeps
+it; built here if missing) on the held-out run's pictures (offset 500 within the group's
+seeds, plus `--seed`); `--seed0` moves every picture as that script's option does.
 """
 
 from __future__ import annotations
@@ -25,8 +30,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-from recognition_killer import GROUPS, TIME_LIMIT, killer_case, style_cases  # noqa: E402
+import recognition_killer  # noqa: E402
+from recognition_killer import (  # noqa: E402
+    GROUPS,
+    TIME_LIMIT,
+    held_out_model,
+    killer_case,
+    style_cases,
+    use_model,
+)
 
+from gridsight.synth.killer_render import TRAINED_STYLES  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.solver import solve_page  # noqa: E402
 from services.solver.entries import page_marks  # noqa: E402
@@ -122,10 +136,26 @@ def main() -> None:
     parser.add_argument("group", choices=GROUPS)
     parser.add_argument("--n", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0, help="offset of the first case")
+    parser.add_argument("--seed0", type=int,
+                        help="first seed of the benchmark's range (its --seed0)")
+    parser.add_argument("--held-out", type=Path, metavar="CACHE",
+                        help="read a trained style with the model trained without it, "
+                             "kept in this folder, on the held-out run's pictures")
+    parser.add_argument("--train-grids", type=int, default=80,
+                        help="with --held-out: the held-out model's training grids")
     args = parser.parse_args()
+    if args.seed0 is not None:
+        recognition_killer.SEED0 = args.seed0
+    offset = args.seed
+    if args.held_out:
+        if args.group not in TRAINED_STYLES:
+            parser.error(f"--held-out: {args.group} is no trained style")
+        narrowing = dict(styles=sorted(set(TRAINED_STYLES) - {args.group}))
+        use_model(held_out_model(args.train_grids, narrowing, args.held_out))
+        offset += 500  # where recognition_killer.py --held-out reads the style's pictures
     classes: Counter = Counter()
     solved = sum(dump(seed, style, classes)
-                 for seed, style, _ in style_cases(args.group, args.n, args.seed))
+                 for seed, style, _ in style_cases(args.group, args.n, offset))
     print(f"\nsolved {solved} of {args.n}")
     for name, count in classes.most_common():
         print(f"{count:5d}  {name}")

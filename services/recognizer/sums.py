@@ -61,6 +61,13 @@ BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong s
 # The cage outline's corner lies along the top and left of its box, at least CORNER_SHARE
 # of its ink in the outer CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
+SIDE_WIDTH = 0.1  # an outline side's piece is at most this share of the cell wide
+# The outline's top line across the corner: rows in the top LINE_ZONE of the cell inked
+# over LINE_SHARE of the corner's columns from LINE_FROM on (right of most numbers), at
+# most LINE_ROWS of the cell thick. A grid sets its numbers under the line when at least
+# UNDER_MIN of them, and UNDER_SHARE of those with a line found, start below it.
+LINE_ZONE, LINE_FROM, LINE_SHARE, LINE_ROWS = 0.3, 0.6, 0.3, 0.1
+UNDER_MIN, UNDER_SHARE = 3, 0.6
 
 
 @dataclass
@@ -114,18 +121,20 @@ def load_killer_model(path: Path | None = None) -> KillerModel:
 
 
 def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
-                  text_height: float = 0.0) -> list[Glyph]:
+                  text_height: float = 0.0, below: int = 0) -> list[Glyph]:
     """Digit-shaped blobs on the top line of a cell's corner, left to right.
 
     `left_limit`: where the grid's numbers start (find_sums); a blob no taller than the
     grid's `text_height` that starts left of it over a line running on down the cell's
     side is the cage outline, not a digit. (A taller one is a digit joined to the
-    outline in a blurred photo: its top is cut out later.)"""
+    outline in a blurred photo: its top is cut out later.) `below`: the rows above this
+    one are left out (the outline's top line, where the grid sets its numbers under it:
+    find_sums)."""
     p = ink_cell.shape[0]
     w_lim, h_lim = int(CORNER[0] * p), int(CORNER[1] * p)
     edge = int(round(EDGE * p))
     region = ink_cell[:h_lim, :w_lim].copy()
-    region[:edge, :] = 0
+    region[:max(edge, below), :] = 0
     region[:, :edge] = 0
     # Grey print in a photo is fainter than the cage lines beside it: a stroke is ink at
     # least STROKE_SHARE as dark as the darkest ink nearby (never more than 0.25 needed).
@@ -197,7 +206,11 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     # The sum is the top line of the corner; its tallest blob is a digit (dots and dashes
     # are shorter, or lower down the cell's side); then its neighbours on that line.
     tall = max(b[3] for b in blobs)
-    top = min(b[1] for b in blobs if b[3] >= 0.6 * tall)
+    # A thin piece of the outline's side (its corner dots run together) may reach above
+    # the number: it does not set the top line when something else as tall does.
+    tall_ones = [b for b in blobs if b[3] >= 0.6 * tall]
+    off_side = [b for b in tall_ones if not _side_piece(ink_cell, b)]
+    top = min(b[1] for b in off_side or tall_ones)
     blobs = [b for b in blobs if b[1] <= top + 0.5 * tall]
     blobs.sort(key=lambda b: (b[5], -b[3], b[1], b[0]))
     ax, ay, aw, ah, _, _ = blobs[0]
@@ -237,6 +250,12 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
         x, y, w, h, i, _ = lead
         glyphs[0].lead = _trimmed(region * (labels == i), x, y, w, h)
     return glyphs
+
+
+def _side_piece(ink_cell: np.ndarray, blob: tuple) -> bool:
+    """Whether a blob is thin and ink runs on under it down the cell: the outline's side."""
+    x, y, w, h = blob[:4]
+    return w <= SIDE_WIDTH * ink_cell.shape[0] and _continues_down(ink_cell, x, w, y + h)
 
 
 def along_top_left(ink: np.ndarray) -> bool:
@@ -462,6 +481,7 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
         glyphs = corner_glyphs(cell_ink(ink, r, c, n))
         if glyphs:
             found[(r, c)] = glyphs
+    found = _under_the_line(ink, found, n)
     sure = [found[cell][0].h for cell in heads if cell in found]
     if not sure:
         return {}
@@ -491,6 +511,49 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     # the number.
     found = {cell: _cut_number(gs, typical) for cell, gs in found.items()}
     return {cell: gs for cell, gs in found.items() if 0.65 * typical <= gs[0].h <= 1.35 * typical}
+
+
+def top_line(ink_cell: np.ndarray) -> tuple[int, int] | None:
+    """(first, last) row of the cage outline's top line across the cell's corner, or None.
+
+    The line (solid, dashes or dots) is inked over much of the corner right of where
+    numbers reach, a line's thickness high, near the top of the cell.
+    """
+    p = ink_cell.shape[0]
+    edge = int(round(EDGE * p))
+    inked = ink_cell[:int(LINE_ZONE * p), int(LINE_FROM * p):int(CORNER[0] * p)] >= 0.35
+    share = inked.mean(axis=1)
+    share[:edge] = 0  # the grid line
+    rows = np.flatnonzero(share >= LINE_SHARE)
+    if rows.size == 0:
+        return None
+    first = last = int(rows[0])
+    while last + 1 < len(share) and share[last + 1] >= LINE_SHARE:
+        last += 1
+    return (first, last) if last - first + 1 <= LINE_ROWS * p else None
+
+
+def _under_the_line(ink: np.ndarray, found: dict, n: int) -> dict:
+    """The numbers looked at again under the outline's top line, where the grid sets them
+    there: a digit that touches the line above it joins it (a dash on a '9' reads '6', two
+    digits joined through the dots read as one), so its blob starts on the line.
+
+    Most numbers of such a grid start below their cell's top line; those that start on it
+    are found again without the rows down to the line's last. A grid whose numbers sit
+    level with the line (a paper box breaks it around them) is left as it is.
+    """
+    lines = {cell: top_line(cell_ink(ink, *cell, n)) for cell in found}
+    placed = {cell: found[cell][0].y > line[1] for cell, line in lines.items() if line}
+    under = sum(placed.values())
+    if under < UNDER_MIN or under < UNDER_SHARE * len(placed) or under == len(placed):
+        return found
+    out = dict(found)
+    for cell, is_under in placed.items():
+        if not is_under:
+            again = corner_glyphs(cell_ink(ink, *cell, n), below=lines[cell][1] + 1)
+            if again:
+                out[cell] = again
+    return out
 
 
 def _cut_number(glyphs: list[Glyph], height: float) -> list[Glyph]:
