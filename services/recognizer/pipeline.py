@@ -147,7 +147,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
             for score, outline in outlines:
                 if other_sides and any(np.abs(outline - q).max() < 1 for q in tried[pad]):
                     continue
-                if best_fit >= GOOD_FIT and _apart(outline, best[0] + pad):
+                if best_fit >= GOOD_FIT and best[1].shape[0] - 1 == SIZE and \
+                        _apart(outline, best[0] + pad):
                     continue  # elsewhere on the page: only this grid's own outlines can win
                 tried[pad].append(outline)
                 seen_any |= score >= MIN_SCORE and not other_sides  # as 9x9 scores it
@@ -224,12 +225,13 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     raise RecognitionError(NO_GRID)
 
 
-# Once a lattice lies well on the lines, an outline sharing less than this of its area
+# Once a 9x9 lattice lies well on the lines, an outline sharing less than this of its area
 # (intersection over union) and no larger is not traced: on written-on photos the
 # outlines after the grid's own were the page's text, a hand or pieces of one box (at
 # most 0.13), whose lattices never won and took most of the slowest photos' time. Those
 # that may still win share most of the grid: its outline with a heading (about 0.9) or a
-# larger grid around it (larger, so always traced).
+# larger grid around it (larger, so always traced). A lattice of another side held as
+# best is no such grid: the outlines left may hold the whole grid, and are all traced.
 APART = 0.25
 
 
