@@ -684,6 +684,14 @@ SHRUNK = 1.2  # ... of an upload shrunk at least this much is read again at full
 CROP_MARGIN = 0.6  # cells of margin around the grid in that crop
 
 
+def _killer_as_shown(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray, n: int):
+    """(killer read, box fields) of the grid as the picture shows it, unturned; None
+    when too few of its cages' first cells hold a number either."""
+    boxes = _box_fields(gray, lattice) if n != SIZE else {}
+    killer = read_killer(gray, corners_of(lattice), colour, n, boxes.get("box", (3, 3)))
+    return (killer, boxes) if killer.numbered_heads >= min_heads(n) else None
+
+
 def full_resolution_grid(image: bytes, lattice: np.ndarray, scale: float, inverted: bool):
     """(region, (grey picture, corners, lattice) in the region's pixels) for a small grid
     in a big upload, or None.
@@ -766,6 +774,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         as_decoded, scale, origin, colour = region.gray, region.scale, region.origin, \
             region.colour
         lap("grid_full_resolution")
+    shown = lattice  # as the picture shows it, before any turn
     lattice, turns, features = stand_upright(gray, lattice)
     corners = corners_of(lattice)
     lap("orientation")
@@ -790,6 +799,17 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         boxes = _box_fields(gray, lattice) if size != SIZE else {}
         killer = read_upright_killer(gray, in_colour(), corners, turns, size,
                                      boxes.get("box", (3, 3)))
+        if turns and killer.numbered_heads < min_heads(size):
+            # Turned by the digits' vote, yet hardly a cage's first cell holds a number
+            # in its top-left corner: the voters may have been cage outline pieces
+            # (small cells, closely dotted corners the digit model took for digits,
+            # upside down). A killer's sums stand it upright as surely as digits do.
+            as_shown = _killer_as_shown(gray, shown, in_colour(), size)
+            if as_shown is not None and as_shown[0].numbered_heads > killer.numbered_heads:
+                killer, boxes = as_shown
+                lattice, turns, features = shown, 0, read_grid_cells(
+                    straighten(gray, shown), size)
+                probs, large_digits = read_cells(gray, lattice, features)
         head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
         total = numbers_total(sum(top.value for top in head_sums),
                               sum(s.candidates[0].value for s in killer.sums if not unread(s)),
