@@ -37,6 +37,11 @@ MAX_CANDIDATES = 20  # a digit lost in a photo spreads a sum over ten values or 
 CLEAR_PAIR = 1.1  # a blob this much wider than tall is two digits
 MAYBE_PAIR = 0.8  # from here to CLEAR_PAIR it may be one wide digit or two
 PAIR_RATIO, PAIR_SPREAD = 1.3, 0.07  # glyph width / digit width where two digits get likely
+# Where a grid's two-digit numbers all join into one glyph (condensed faces set tight), a
+# glyph from this many digit widths on may be two digits though narrower than MAYBE_PAIR
+# ('17' in Bebas Neue: 0.72 of its height, its lone digits 0.42-0.53).
+JOINED_FROM = 1.4
+JOINED_PERCENTILE = 30  # the lone digits' width: most numbers of one glyph are wider
 RECUT_PRIOR = 0.3  # prior that two glyphs apart in the picture are cut elsewhere
 MISSED_DIGIT = 0.02  # prior that a sum's second digit went unseen
 MAX_SUM = 45
@@ -612,6 +617,15 @@ def digit_width(found: dict[tuple[int, int], list[Glyph]]) -> float | None:
     return float(np.median(ratios)) if len(ratios) >= 3 else None
 
 
+def joined_width(found: dict[tuple[int, int], list[Glyph]]) -> float | None:
+    """The width-to-height ratio of one digit in a grid none of whose numbers stands as
+    two glyphs: its one-glyph numbers are lone digits and joined pairs, the narrower ones
+    (but '1's) lone digits."""
+    ratios = [gs[0].w / gs[0].h for gs in found.values()
+              if len(gs) == 1 and gs[0].w >= 0.3 * gs[0].h]
+    return float(np.percentile(ratios, JOINED_PERCENTILE)) if len(ratios) >= 6 else None
+
+
 def pair_prior(glyph: Glyph, width: float | None) -> float:
     """Prior that one wide glyph is two touching digits, from the grid's digit width.
 
@@ -625,7 +639,7 @@ def pair_prior(glyph: Glyph, width: float | None) -> float:
 
 
 def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
-                 width: float | None = None) -> list[SumCandidate]:
+                 width: float | None = None, joined: bool = False) -> list[SumCandidate]:
     """Candidates for one sum: its digits' reading mixed with the whole-number reading.
 
     A thin bar beside the number that the finder put on one side of the outline/'1'
@@ -634,7 +648,8 @@ def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
     it a sure '18', and the cage sizes, the total and the repair decide.
     """
     def read(gs: list[Glyph]) -> list[SumCandidate]:
-        return mixed_candidates(digit_reading(gs, typical, model, width), gs, typical, model)
+        return mixed_candidates(digit_reading(gs, typical, model, width, joined), gs,
+                                typical, model)
 
     found = read(glyphs)
     if glyphs[0].lead is not None and len(glyphs) == 1:
@@ -651,9 +666,10 @@ def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
 
 
 def digit_reading(glyphs: list[Glyph], typical: float, model: KillerModel,
-                  width: float | None = None) -> dict[int, float]:
+                  width: float | None = None, joined: bool = False) -> dict[int, float]:
     """{value: prob} of a sum from its digits; a single wide glyph is also read as two
-    touching digits.
+    touching digits (`joined`: the grid's numbers all stand as one glyph, `width` their
+    lone digits' (joined_width); one JOINED_FROM of those wide may be two).
 
     Each reading is weighted by its prior (from the glyph's width against the grid's digit
     width) and by how sure the classifier is of its digits.
@@ -664,7 +680,8 @@ def digit_reading(glyphs: list[Glyph], typical: float, model: KillerModel,
         # best cut competes with the first, which the picture's own gap favours.
         readings = [(glyphs, 1 - RECUT_PRIOR),
                     (_best_split(_joined(glyphs), typical, model), RECUT_PRIOR)]
-    elif len(glyphs) == 1 and glyphs[0].w > MAYBE_PAIR * glyphs[0].h:
+    elif len(glyphs) == 1 and (glyphs[0].w > MAYBE_PAIR * glyphs[0].h or (
+            joined and glyphs[0].w >= JOINED_FROM * width * glyphs[0].h)):
         pair = pair_prior(glyphs[0], width)
         readings = [(glyphs, 1 - pair), (_best_split(glyphs[0], typical, model), pair)]
     merged: dict[int, float] = {}
@@ -751,9 +768,12 @@ def read_sums(ink: np.ndarray, heads, maybe=(), n: int = 9,
         model = model or load_killer_model()
         typical = float(np.median([g[0].h for g in found.values()]))
         width = digit_width(found)
+        # No number stands as two glyphs: the lone digits give the width.
+        joined = width is None and joined_width(found) is not None
+        width = joined_width(found) if joined else width
         for cell in sorted(found):
             out.append(CageSumReading(cell=cell, candidates=_read_number(
-                found[cell], typical, model, width)))
+                found[cell], typical, model, width, joined)))
     for cell in heads if sure_heads is None else sure_heads:
         if tuple(cell) not in found:
             out.append(CageSumReading(cell=tuple(cell), candidates=[
