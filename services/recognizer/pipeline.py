@@ -684,6 +684,16 @@ SHRUNK = 1.2  # ... of an upload shrunk at least this much is read again at full
 CROP_MARGIN = 0.6  # cells of margin around the grid in that crop
 
 
+def killer_evidence(killer, n: int) -> float:
+    """The probability that an n x n grid the killer reader read is a killer (kind.py)."""
+    head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
+    total = numbers_total(sum(top.value for top in head_sums),
+                          sum(s.candidates[0].value for s in killer.sums if not unread(s)), n)
+    return killer_probability(
+        killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
+        total, doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM))
+
+
 def _killer_as_shown(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray, n: int):
     """(killer read, box fields) of the grid as the picture shows it, unturned; None
     when too few of its cages' first cells hold a number either."""
@@ -799,25 +809,23 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
         boxes = _box_fields(gray, lattice) if size != SIZE else {}
         killer = read_upright_killer(gray, in_colour(), corners, turns, size,
                                      boxes.get("box", (3, 3)))
-        if turns and killer.numbered_heads < min_heads(size):
-            # Turned by the digits' vote, yet hardly a cage's first cell holds a number
-            # in its top-left corner: the voters may have been cage outline pieces
-            # (small cells, closely dotted corners the digit model took for digits,
-            # upside down). A killer's sums stand it upright as surely as digits do.
+        p_killer = killer_evidence(killer, size)
+        if turns and p_killer <= 0.5:
+            # Turned by the digits' vote, yet the cages' first cells do not hold the
+            # numbers a killer's do in their top-left corners: the voters may have been
+            # cage outline pieces (small cells, closely dashed corners and one-cell boxes
+            # the digit model took for digits). A killer's sums stand it upright as
+            # surely as digits do: the picture as shown is read too, and kept when it
+            # is the killer the turned one is not.
             as_shown = _killer_as_shown(gray, shown, in_colour(), size)
-            if as_shown is not None and as_shown[0].numbered_heads > killer.numbered_heads:
+            if as_shown is not None and killer_evidence(as_shown[0], size) > 0.5:
                 killer, boxes = as_shown
+                p_killer = killer_evidence(killer, size)
                 lattice, turns, features = shown, 0, read_grid_cells(
                     straighten(gray, shown), size)
                 probs, large_digits = read_cells(gray, lattice, features)
-        head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
-        total = numbers_total(sum(top.value for top in head_sums),
-                              sum(s.candidates[0].value for s in killer.sums if not unread(s)),
-                              size)
-        read_as, confidence, warnings = decide(kind, killer_probability(
-            killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
-            total, doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM)),
-            sums_found=killer.numbered_heads >= min_heads(size))
+        read_as, confidence, warnings = decide(
+            kind, p_killer, sums_found=killer.numbered_heads >= min_heads(size))
         lap("killer")
         if read_as == "killer":
             lattice = killer.lattice  # traced among the cage outlines
