@@ -280,11 +280,21 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
     ways its ink can be cut: the way the convention explains best decides (a wide glyph
     is one letter, or two digits). The specks' chance is that way's too: two digits that
     touch ("12" in a slab face) look like no glyph the symbol model knows, so as one
-    glyph they read as a speck, while their two halves read as digits."""
+    glyph they read as a speck, while their two halves read as digits.
+
+    The ink is no speck either when another cut reads every one of its glyphs surely as
+    a glyph, even if that cut explains less (a "12" whose slab serifs touch: as one glyph
+    a digit at 0.76 and a speck at 0.2, its halves a 1 and a 2 at 1.0). Such a cut bounds
+    the specks' chance by the chance that any of its glyphs is one, so that a smudge whose
+    halves still read partly as specks keeps its own."""
     values = [_values(convention, n, *glyphs) * (1.0 if k == 0 else OTHER_CUT)
               for k, glyphs in enumerate(ways)]
     best = int(np.argmax([v.sum() for v in values]))
-    return values[best], float(np.prod(ways[best][1][:, SPECK]))
+    specks = float(np.prod(ways[best][1][:, SPECK]))
+    for k, (_, symbols) in enumerate(ways):
+        if k != best:
+            specks = min(specks, 1.0 - float(np.prod(1.0 - symbols[:, SPECK])))
+    return values[best], specks
 
 
 def _either_reading(convention: str, n: int, readings: list) -> tuple[np.ndarray, float]:

@@ -504,3 +504,24 @@ def test_strokes_along_a_line_join_one_glyph_only():
     ones[3:36, 28:33] = 1.0
     assert len(glyph_masks(ones)) == 2 and strokes_along_lines(ones, glyph_masks(ones)) is None
 
+
+def test_a_two_digit_number_read_surely_when_split_is_no_speck():
+    """A slab face's 12 whose 1 and 2 touch at their feet: as one glyph a digit at 0.76
+    and a speck at 0.20, its halves a sure 1 and 2. The speck chance of the one-glyph cut
+    was the cell's blank runner-up (0.204), and a grid read right went to review; a cut
+    reading every glyph surely now bounds it. A smudge whose halves still read partly as
+    specks keeps its own."""
+    from services.recognizer.symbols import SPECK, SYMBOL_CLASSES, _cell_values
+
+    data, givens, solution = held_out_picture(16, (4, 4), 8455000, "digits", photo=False)
+    reading = recognize(data)
+    assert np.asarray(reading.cells)[15, 8, 0] < 0.05
+    assert_solved_exactly(reading, givens, solution)
+
+    def glyphs(*specks):  # (digit model's 1..9, symbol model's classes) of each glyph
+        symbols = np.zeros((len(specks), len(SYMBOL_CLASSES)))
+        symbols[:, 0], symbols[:, SPECK] = 1 - np.asarray(specks), specks
+        return np.full((len(specks), 9), 1 / 9), symbols
+
+    assert _cell_values("digits", 16, [glyphs(0.2), glyphs(0.001, 0.001)])[1] < 0.01
+    assert _cell_values("digits", 16, [glyphs(0.9), glyphs(0.7, 0.7)])[1] == pytest.approx(0.9)
