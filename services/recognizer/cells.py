@@ -94,6 +94,7 @@ def _clear_border_lines(strokes: np.ndarray, by_runs: bool = False) -> np.ndarra
 
 LINE_RUN = 0.7  # a grid line's remnant runs unbroken across this share of the cell
 EDGE_ROWS = 0.05  # outermost share of the cell where only a grid line's ink lies
+WIDE_LINE = 0.12  # ... and how far a line's rows may go on past it
 
 
 def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
@@ -103,11 +104,18 @@ def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     it (a J's serif, a 2 set high) joins it into one blob read as a speck."""
     p = ink.shape[0]
     band = max(1, int(round(EDGE_ROWS * p)))
+    wide = int(WIDE_LINE * p)
     faint = ink >= FAINT_LEVEL
     out = strokes.copy()
-    for edge in (slice(0, band), slice(p - band, p)):
-        out[np.flatnonzero(_longest_runs(faint[edge, :]) > LINE_RUN * p) + edge.start, :] = 0
-        out[:, np.flatnonzero(_longest_runs(faint[:, edge].T) > LINE_RUN * p) + edge.start] = 0
+    for turn in range(4):  # each side in turn as the top; rot90 views write through
+        runs = _longest_runs(np.rot90(faint, turn)[:wide]) > LINE_RUN * p
+        # A line is as wide as it is: past the fixed band, its rows go on while they
+        # still hold the run (a heavy line's edge row, stroke-dark only where a glyph
+        # touches it, was read with the glyph as a speck: an 8 set high read blank).
+        rows = np.flatnonzero(runs[:band])
+        if runs[:band].all():
+            rows = np.arange(band + int(np.argmin(np.append(runs[band:], False))))
+        np.rot90(out, turn)[rows, :] = 0
     return out
 
 

@@ -525,3 +525,18 @@ def test_a_two_digit_number_read_surely_when_split_is_no_speck():
 
     assert _cell_values("digits", 16, [glyphs(0.2), glyphs(0.001, 0.001)])[1] < 0.01
     assert _cell_values("digits", 16, [glyphs(0.9), glyphs(0.7, 0.7)])[1] == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(("seed", "photo", "cell"), [
+    (8455025, False, (8, 13)),  # an 8 set high: read blank at 0.51
+    (7055531, True, (12, 1)),  # a 4: read blank at 0.96
+    (7055501, True, (15, 15)),  # a 3: read blank at 0.84
+])
+def test_a_line_wider_than_the_edge_band_is_cleared_at_its_own_width(seed, photo, cell):
+    """A heavy line three rows wide, its inner edge row stroke-dark only where a glyph
+    touches it: the fixed edge band (two rows at 48 px a cell) cleared the rest of the
+    line, that row stayed and, read with the glyph, made it a speck."""
+    data, givens, solution = held_out_picture(16, (4, 4), seed, "hex", photo=photo)
+    reading = recognize(data)
+    assert read_digits(reading)[cell] == givens[cell[0]][cell[1]]
+    assert_right_or_reviewed(reading, givens, solution)
