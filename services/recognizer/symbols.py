@@ -300,10 +300,19 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
 def _either_reading(convention: str, n: int, readings: list) -> tuple[np.ndarray, float]:
     """_cell_values of a cell read as cut and, when a grid line may hold a stroke of its
     glyph, read with that stroke given back (strokes_along_lines): each counts half, as
-    only the glyph model can tell an H set high from a P whose bowl's top is on the line."""
-    found = [_cell_values(convention, n, ways) for ways in readings]
-    values = np.mean([v / max(v.sum(), 1e-12) for v, _ in found], axis=0)
-    return values * found[0][0].sum(), float(np.mean([specks for _, specks in found]))
+    only the glyph model can tell an H set high from a P whose bowl's top is on the line.
+    A glyph read surely as cut keeps its reading (an M set high, its two peaks on the
+    line, is no M with a bar), and whether the cell holds a glyph at all is the cut's
+    say: a stroke given back makes no speck of it."""
+    values, specks = _cell_values(convention, n, readings[0])
+    if len(readings) == 1 or values.max() >= SURE_AS_CUT * max(values.sum(), 1e-12):
+        return values, specks
+    given_back = _cell_values(convention, n, readings[1])[0]
+    mixed = (values / max(values.sum(), 1e-12) + given_back / max(given_back.sum(), 1e-12)) / 2
+    return mixed * values.sum(), specks
+
+
+SURE_AS_CUT = 0.99
 
 
 # The cut as the gaps part the ink comes first; another cut (two pieces read as one glyph,
