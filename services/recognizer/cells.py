@@ -94,6 +94,7 @@ def _clear_border_lines(strokes: np.ndarray, by_runs: bool = False) -> np.ndarra
 
 LINE_RUN = 0.7  # a grid line's remnant runs unbroken across this share of the cell
 EDGE_ROWS = 0.05  # outermost share of the cell where only a grid line's ink lies
+WIDE_LINE = 0.12  # ... and how far a line's rows may go on past it
 
 
 def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
@@ -103,22 +104,28 @@ def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     it (a J's serif, a 2 set high) joins it into one blob read as a speck."""
     p = ink.shape[0]
     band = max(1, int(round(EDGE_ROWS * p)))
+    wide = int(WIDE_LINE * p)
     faint = ink >= FAINT_LEVEL
     out = strokes.copy()
-    for edge in (slice(0, band), slice(p - band, p)):
-        out[np.flatnonzero(_longest_runs(faint[edge, :]) > LINE_RUN * p) + edge.start, :] = 0
-        out[:, np.flatnonzero(_longest_runs(faint[:, edge].T) > LINE_RUN * p) + edge.start] = 0
+    for turn in range(4):  # each side in turn as the top; rot90 views write through
+        runs = _longest_runs(np.rot90(faint, turn)[:wide]) > LINE_RUN * p
+        # A line is as wide as it is: past the fixed band, its rows go on while they
+        # still hold the run (a heavy line's edge row, stroke-dark only where a glyph
+        # touches it, was read with the glyph as a speck: an 8 set high read blank).
+        rows = np.flatnonzero(runs[:band])
+        if runs[:band].all():
+            rows = np.arange(band + int(np.argmin(np.append(runs[band:], False))))
+        np.rot90(out, turn)[rows, :] = 0
     return out
 
 
 def _longest_runs(lines: np.ndarray) -> np.ndarray:
     """Length of the longest run of nonzero pixels in each row of `lines`."""
-    padded = np.pad(lines.astype(bool), ((0, 0), (1, 1)))
+    steps = np.diff(np.pad(lines.astype(np.int8), ((0, 0), (1, 1))), axis=1)
+    rows, starts = np.nonzero(steps == 1)  # row-major: each run's start pairs its end
+    ends = np.nonzero(steps == -1)[1]
     out = np.zeros(len(lines), int)
-    for k, row in enumerate(padded):
-        edges = np.flatnonzero(np.diff(row.astype(np.int8)))
-        if len(edges):
-            out[k] = int((edges[1::2] - edges[0::2]).max())
+    np.maximum.at(out, rows, ends - starts)
     return out
 
 
@@ -140,6 +147,19 @@ def _with_faint_joins(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     return strokes | touching[labels]
 
 
+def cleared_strokes(ink: np.ndarray, stroke_pixels: np.ndarray | None = None,
+                    centred_bars: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(the cell's stroke pixels with their faint joins, the same with the grid lines'
+    remnants along its border cleared), uint8."""
+    if stroke_pixels is None:
+        stroke_pixels = ink >= INK_LEVEL
+    joined = _with_faint_joins(ink, stroke_pixels).astype(np.uint8)
+    strokes = _clear_border_lines(joined, by_runs=centred_bars)
+    if centred_bars:
+        strokes = _clear_edge_lines(ink, strokes)
+    return joined, strokes
+
+
 def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
     """The cell's pixels that belong to its digit: ink blobs that are neither specks nor
     grid-line remnants along the edge. With `centred_bars`, an upright bar across the
@@ -153,10 +173,7 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
         # Every blob lies in the edge band, away from the middle: remnants all (see
         # mostly_edge below). Most blank cells end here, without labelling.
         return np.zeros((p, p), bool)
-    strokes = _clear_border_lines(_with_faint_joins(ink, stroke_pixels).astype(np.uint8),
-                                  by_runs=centred_bars)
-    if centred_bars:
-        strokes = _clear_edge_lines(ink, strokes)
+    strokes = cleared_strokes(ink, stroke_pixels, centred_bars)[1]
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     edge_band = np.ones((p, p), bool)
     edge_band[inset, inset] = False
@@ -180,13 +197,15 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
     return keep[labels]
 
 
-def normalise_cell(ink: np.ndarray, centred_bars: bool = False
+def normalise_cell(ink: np.ndarray, centred_bars: bool = False, mask: np.ndarray | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DIGIT x DIGIT ink image of the centred blob, shape measures, the blob's box as
-    shares of the cell: x0, y0, x1, y1, zeros when there is none) for one cell's ink."""
+    shares of the cell: x0, y0, x1, y1, zeros when there is none) for one cell's ink.
+    `mask`: the glyph's pixels when the caller has cut them (else digit_mask's)."""
     p = ink.shape[0]
     lo, hi = BORDER * p, (1 - BORDER) * p
-    mask = digit_mask(ink, centred_bars)
+    if mask is None:
+        mask = digit_mask(ink, centred_bars)
     inset = ink[int(lo):int(hi), int(lo):int(hi)]
     raw_mass = float(np.minimum(inset, 1.0).mean())
     digit = np.zeros((DIGIT, DIGIT), np.float32)

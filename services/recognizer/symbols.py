@@ -22,6 +22,11 @@ import joblib
 import numpy as np
 
 from services.recognizer.cells import (
+    BORDER,
+    FAINT_LEVEL,
+    LINE_RUN,
+    MIN_BLOB,
+    cleared_strokes,
     digit_mask,
     features,
     ink_map,
@@ -118,12 +123,15 @@ def split_glyph(part: np.ndarray) -> list[np.ndarray] | None:
     return [_columns(part, x0, cut - 1), _columns(part, cut + 1, x1)]
 
 
-def _features_of(ink: np.ndarray, parts: list[np.ndarray]) -> list[np.ndarray]:
+def _features_of(ink: np.ndarray, parts: list[np.ndarray], as_cut: bool = False
+                 ) -> list[np.ndarray]:
+    """Each glyph's features. `as_cut`: the parts are the glyphs' pixels as they stand
+    (strokes given back from a grid line, which the usual cut would clear again)."""
     vectors = []
     for part in parts:
         near = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         digit, shape, _ = normalise_cell(np.where(near, ink, 0.0).astype(np.float32),
-                                         centred_bars=True)
+                                         centred_bars=True, mask=part if as_cut else None)
         vectors.append(features(digit, shape))
     return vectors
 
@@ -133,21 +141,103 @@ def glyph_features(ink: np.ndarray) -> list[np.ndarray]:
     return _features_of(ink, glyph_masks(ink))
 
 
-def glyph_hypotheses(ink: np.ndarray, parts: list[np.ndarray] | None = None
-                     ) -> list[list[np.ndarray]]:
+def glyph_hypotheses(ink: np.ndarray, parts: list[np.ndarray] | None = None,
+                     as_cut: bool = False) -> list[list[np.ndarray]]:
     """Ways to cut the cell's ink into glyphs, each a list of feature vectors: as the
     gaps part it, and a single wide glyph also as two touching ones. `parts`:
-    glyph_masks(ink), when the caller has them."""
+    glyph_masks(ink), when the caller has them (`as_cut`: read as they stand)."""
     parts = glyph_masks(ink) if parts is None else parts
     if not parts:
         return []
-    out = [_features_of(ink, parts)]
+    out = [_features_of(ink, parts, as_cut)]
     if len(parts) == 2:  # or one glyph whose strokes a gap parts (a serif face's F)
-        out.append(_features_of(ink, [parts[0] | parts[1]]))
+        out.append(_features_of(ink, [parts[0] | parts[1]], as_cut))
     halves = split_glyph(parts[0]) if len(parts) == 1 else None
     if halves is not None:
-        out.append(_features_of(ink, halves))
+        out.append(_features_of(ink, halves, as_cut))
     return out
+
+
+SERIF_DEPTH = 0.08  # ink hanging this far (share of the cell) from a line is a glyph's
+NEAR_EDGE = 0.125  # a glyph meeting a line reaches this near the cell's edge
+ALONG = 0.8  # share of the cell's edge row between two meetings that a stroke's edge inks
+
+
+def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
+                        ) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """(the cell's ink, the glyphs `parts`) with the strokes the glyphs may have along a
+    grid line given back, or None when no glyph can have one. A stroke lying on a line
+    is cleared with it: a bold P set high loses its bowl's top (read F), a serif F or E
+    its top arm, and the arm's end serif, cut off from the stem, is dropped as a line's
+    remnant (F read H, E read L). Where a glyph meets a line at two places, or meets it
+    where ink cut off from every glyph hangs from it too, the line between them is given
+    to the glyph. Two glyphs (the digits of "11") are never joined so."""
+    if not parts:
+        return None
+    p = ink.shape[0]
+    band, lo, hi = int(0.2 * p), BORDER * p, (1 - BORDER) * p
+    ys, xs = np.nonzero(np.logical_or.reduce(parts))
+    near = int(NEAR_EDGE * p)
+    if min(ys.min(), xs.min()) >= near and max(ys.max(), xs.max()) < p - near:
+        return None  # no glyph reaches a line (the usual case, and cheap to tell)
+    joined, strokes = cleared_strokes(ink, centred_bars=True)
+    cleared = joined.astype(bool) & ~strokes.astype(bool)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    owner = np.full(count, -1)  # the glyph each piece of ink belongs to; -1: none
+    for k, part in enumerate(parts):
+        owner[np.unique(labels[part & (labels > 0)])] = k
+    out = [part.copy() for part in parts]
+    half_width = [int(round(cv2.distanceTransform(part.astype(np.uint8), cv2.DIST_L2, 3).max()))
+                  for part in parts]
+    changed = False
+    for turn in range(4):  # each side in turn as the top; rot90 views write through
+        line_cleared, pieces = np.rot90(cleared, turn), np.rot90(labels, turn)
+        # Rows of a line: wiped whole, and mostly ink (the faint edge of a line half a
+        # pixel off is wiped too, see cells._clear_edge_lines).
+        rows = np.flatnonzero((line_cleared[:band].sum(axis=1) > LINE_RUN * p / 2)
+                              & ~np.rot90(strokes, turn)[:band].any(axis=1))
+        # The line's rows, and the first row below them; none when the line lies beyond
+        # the cell and the glyph reaches into it (its arm's edge in the cell's first row).
+        top, inside = (rows.min(), rows.max() + 1) if len(rows) else (0, 0)
+        if inside >= band:
+            continue
+        edge = np.rot90(ink, turn)[inside] >= FAINT_LEVEL
+        touching = pieces[inside]
+        columns = np.flatnonzero(touching > 0)
+        if not len(columns):
+            continue
+        groups = np.split(columns, np.flatnonzero(
+            (np.diff(columns) > 1) | (np.diff(touching[columns]) != 0)) + 1)
+        meets = []  # (first column, last column, glyph or -1, piece) where ink meets the line
+        for group in groups:
+            piece = int(touching[group[0]])
+            if owner[piece] < 0:  # a piece hanging from the line, apart from every glyph
+                ys, xs = np.nonzero(pieces == piece)
+                if (stats[piece, 4] < MIN_BLOB * p * p or ys.max() - inside < SERIF_DEPTH * p
+                        or not lo <= xs.mean() <= hi):
+                    continue
+            meets.append((group[0], group[-1], int(owner[piece]), piece))
+        for (a0, a1, ga, pa), (b0, b1, gb, pb) in zip(meets, meets[1:], strict=False):
+            if ga == gb == -1 or (ga >= 0 and gb >= 0 and ga != gb) or b0 - a1 > 0.5 * p:
+                continue
+            gap = edge[a1 + 1:b0]
+            if top == inside and len(gap) and gap.mean() < ALONG:
+                continue  # no line wiped, and no stroke's edge along the cell's edge
+            k = max(ga, gb)
+            glyph = np.rot90(out[k], turn)
+            glyph[top:inside, a0:b1 + 1] |= line_cleared[top:inside, a0:b1 + 1]
+            glyph[inside, a0:b1 + 1] |= edge[a0:b1 + 1]
+            # What lay in or beyond the line is lost: the stroke is given back as thick
+            # as the glyph's thinner strokes (half its widest), at least the line's width.
+            glyph[top:max(inside, top + half_width[k]), a0:b1 + 1] = True
+            for g, piece in ((ga, pa), (gb, pb)):
+                if g < 0:
+                    glyph |= pieces == piece
+            changed = True
+    if not changed:
+        return None
+    given = np.logical_or.reduce(out) & ~np.logical_or.reduce(parts)
+    return np.where(given, np.maximum(ink, 1.0), ink).astype(ink.dtype), out
 
 
 def _glyph_readings(vectors: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -190,11 +280,39 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
     ways its ink can be cut: the way the convention explains best decides (a wide glyph
     is one letter, or two digits). The specks' chance is that way's too: two digits that
     touch ("12" in a slab face) look like no glyph the symbol model knows, so as one
-    glyph they read as a speck, while their two halves read as digits."""
+    glyph they read as a speck, while their two halves read as digits.
+
+    The ink is no speck either when another cut reads every one of its glyphs surely as
+    a glyph, even if that cut explains less (a "12" whose slab serifs touch: as one glyph
+    a digit at 0.76 and a speck at 0.2, its halves a 1 and a 2 at 1.0). Such a cut bounds
+    the specks' chance by the chance that any of its glyphs is one, so that a smudge whose
+    halves still read partly as specks keeps its own."""
     values = [_values(convention, n, *glyphs) * (1.0 if k == 0 else OTHER_CUT)
               for k, glyphs in enumerate(ways)]
     best = int(np.argmax([v.sum() for v in values]))
-    return values[best], float(np.prod(ways[best][1][:, SPECK]))
+    specks = float(np.prod(ways[best][1][:, SPECK]))
+    for k, (_, symbols) in enumerate(ways):
+        if k != best:
+            specks = min(specks, 1.0 - float(np.prod(1.0 - symbols[:, SPECK])))
+    return values[best], specks
+
+
+def _either_reading(convention: str, n: int, readings: list) -> tuple[np.ndarray, float]:
+    """_cell_values of a cell read as cut and, when a grid line may hold a stroke of its
+    glyph, read with that stroke given back (strokes_along_lines): each counts half, as
+    only the glyph model can tell an H set high from a P whose bowl's top is on the line.
+    A glyph read surely as cut keeps its reading (an M set high, its two peaks on the
+    line, is no M with a bar), and whether the cell holds a glyph at all is the cut's
+    say: a stroke given back makes no speck of it."""
+    values, specks = _cell_values(convention, n, readings[0])
+    if len(readings) == 1 or values.max() >= SURE_AS_CUT * max(values.sum(), 1e-12):
+        return values, specks
+    given_back = _cell_values(convention, n, readings[1])[0]
+    mixed = (values / max(values.sum(), 1e-12) + given_back / max(given_back.sum(), 1e-12)) / 2
+    return mixed * values.sum(), specks
+
+
+SURE_AS_CUT = 0.99
 
 
 # The cut as the gaps part the ink comes first; another cut (two pieces read as one glyph,
@@ -263,20 +381,24 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
             parts = glyph_masks(cell_ink)
             ways = glyph_hypotheses(cell_ink, parts)
             if ways:
-                cells[(r, c)] = [_glyph_readings(vectors) for vectors in ways]
+                cells[(r, c)] = [[_glyph_readings(vectors) for vectors in ways]]
+                given_back = strokes_along_lines(cell_ink, parts)
+                if given_back is not None:
+                    cells[(r, c)].append([_glyph_readings(vectors) for vectors in
+                                          glyph_hypotheses(*given_back, as_cut=True)])
                 looks[(r, c)] = look_of(cell_ink, parts)
                 if joins_a_line(cell_ink):
                     touching.add((r, c))
     # The convention explaining the most of the glyphs' readings (log of each cell's
     # explained mass, summed).
-    explained = {conv: sum(np.log(max(_cell_values(conv, n, ways)[0].sum(), 1e-12))
-                           for ways in cells.values()) for conv in CONVENTIONS}
+    explained = {conv: sum(np.log(max(_cell_values(conv, n, readings[0])[0].sum(), 1e-12))
+                           for readings in cells.values()) for conv in CONVENTIONS}
     convention = max(CONVENTIONS, key=lambda conv: explained[conv])
     probs = np.empty((n, n, n + 1))  # cells without a glyph: the blank reading's doubt
     probs[..., 0] = blank
     probs[..., 1:] = ((1 - blank) / n)[..., None]
-    for (r, c), ways in cells.items():
-        values, specks = _cell_values(convention, n, ways)
+    for (r, c), readings in cells.items():
+        values, specks = _either_reading(convention, n, readings)
         if (r, c) in touching:
             values = values ** TOUCHING_TEMPER  # some of its stroke may be the line's
         values = values / max(values.sum(), 1e-12) + FLOOR

@@ -459,3 +459,84 @@ def test_a_runner_up_unlike_its_own_cells_is_ruled_out():
     for cell, look in zip(cells[:6], looks_near(h_look, 6), strict=True):
         alike[cell] = look
     assert np.allclose(runner_ups_unlike_their_cells(probs, alike), probs)
+
+
+def test_a_stroke_lying_on_a_grid_line_is_given_back_to_its_glyph():
+    """A serif bold face set high: the top arm of an F or E lies on the grid line and is
+    cleared with it, and the arm's end serif, cut off from the stem, is dropped as a
+    line's remnant. The rest read H (F) and L (E); now the line between the stem and the
+    serif is read as the glyph's too, and every cell of this grid is read right."""
+    from gridsight.synth.render import render_sudoku as render
+
+    font = next(f for f in font_split()[1] if f.endswith("/C059-Bold.otf"))
+    rng = random.Random(101)
+    givens, solution = make_sudoku(rng, 16, (4, 4))
+    image = render(givens, font=font, style=HELD_OUT_STYLE, box=(4, 4),
+                   cell_px=rng.randint(26, 40), seed=101, jitter=rng.uniform(0, 0.04),
+                   symbols="letters")
+    reading = recognize(to_bytes(image))
+    read = read_digits(reading)
+    for cell in ((0, 7), (3, 0), (8, 5)):  # an F read H, two Es read L
+        assert read[cell] == givens[cell[0]][cell[1]]
+    assert_right_or_reviewed(reading, givens, solution)
+
+
+def test_strokes_along_a_line_join_one_glyph_only():
+    """The rule itself: ink hanging from a wiped line beside a glyph that meets the line
+    (an F's arm serif) is joined to it along the line; two glyphs meeting the line (the
+    digits of an 11) are not joined."""
+    from services.recognizer.symbols import glyph_masks, strokes_along_lines
+
+    ink = np.zeros((48, 48), np.float32)
+    ink[:3] = 1.0  # the top line, the F's arm inside it
+    ink[3:36, 14:21] = 1.0  # the stem, from the line down
+    ink[18:22, 14:28] = 1.0  # the middle arm
+    ink[3:11, 31:36] = 1.0  # the top arm's serif, hanging from the line
+    parts = glyph_masks(ink)
+    assert len(parts) == 1 and not parts[0][3:11, 31:36].any()  # the serif was dropped
+    given = strokes_along_lines(ink, parts)
+    assert given is not None
+    glyph = given[1][0]
+    assert glyph[3:11, 31:36].all() and glyph[1:3, 14:36].all()
+    ones = np.zeros((48, 48), np.float32)
+    ones[:3] = 1.0
+    ones[3:36, 12:17] = 1.0
+    ones[3:36, 28:33] = 1.0
+    assert len(glyph_masks(ones)) == 2 and strokes_along_lines(ones, glyph_masks(ones)) is None
+
+
+def test_a_two_digit_number_read_surely_when_split_is_no_speck():
+    """A slab face's 12 whose 1 and 2 touch at their feet: as one glyph a digit at 0.76
+    and a speck at 0.20, its halves a sure 1 and 2. The speck chance of the one-glyph cut
+    was the cell's blank runner-up (0.204), and a grid read right went to review; a cut
+    reading every glyph surely now bounds it. A smudge whose halves still read partly as
+    specks keeps its own."""
+    from services.recognizer.symbols import SPECK, SYMBOL_CLASSES, _cell_values
+
+    data, givens, solution = held_out_picture(16, (4, 4), 8455000, "digits", photo=False)
+    reading = recognize(data)
+    assert np.asarray(reading.cells)[15, 8, 0] < 0.05
+    assert_solved_exactly(reading, givens, solution)
+
+    def glyphs(*specks):  # (digit model's 1..9, symbol model's classes) of each glyph
+        symbols = np.zeros((len(specks), len(SYMBOL_CLASSES)))
+        symbols[:, 0], symbols[:, SPECK] = 1 - np.asarray(specks), specks
+        return np.full((len(specks), 9), 1 / 9), symbols
+
+    assert _cell_values("digits", 16, [glyphs(0.2), glyphs(0.001, 0.001)])[1] < 0.01
+    assert _cell_values("digits", 16, [glyphs(0.9), glyphs(0.7, 0.7)])[1] == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(("seed", "photo", "cell"), [
+    (8455025, False, (8, 13)),  # an 8 set high: read blank at 0.51
+    (7055531, True, (12, 1)),  # a 4: read blank at 0.96
+    (7055501, True, (15, 15)),  # a 3: read blank at 0.84
+])
+def test_a_line_wider_than_the_edge_band_is_cleared_at_its_own_width(seed, photo, cell):
+    """A heavy line three rows wide, its inner edge row stroke-dark only where a glyph
+    touches it: the fixed edge band (two rows at 48 px a cell) cleared the rest of the
+    line, that row stayed and, read with the glyph, made it a speck."""
+    data, givens, solution = held_out_picture(16, (4, 4), seed, "hex", photo=photo)
+    reading = recognize(data)
+    assert read_digits(reading)[cell] == givens[cell[0]][cell[1]]
+    assert_right_or_reviewed(reading, givens, solution)
