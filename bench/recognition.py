@@ -87,6 +87,7 @@ FAILURE_CLASSES = {
     "photo: heavy noise": {"noise": 16.0},
     "photo: inverted": {"exposure": "inverted"},
     "photo: shadow beside the grid from a corner": {"spur_shadow": True},
+    "photo: out of focus": {"defocus": 0.06},  # sigma 6 % of a cell, large cells too
 }
 
 

@@ -169,7 +169,7 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
                lattice=None, header_frame: bool = False, creases: int = 0,
                stripes: int = 0, exposure: str = "normal",
                corner_shadow: bool = False,
-               spur_shadow: bool = False) -> tuple[Image.Image, Truth]:
+               spur_shadow: bool = False, defocus: float = 0.0) -> tuple[Image.Image, Truth]:
     """Photograph a rendered puzzle; returns the photo and where its grid went.
 
     curvature: page bend as a share of the page height (0.03 is a mild bend).
@@ -181,6 +181,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     one of the grid's corners, its edge touching that corner. spur_shadow: a shadow
     (a hand beside the grid) in a wedge from one corner, one edge running on along a grid
     side, the other turned away from the grid: the outline runs on along that edge.
+    defocus: a further Gaussian sigma as a share of the grid's cell side (an out-of-focus
+    phone blurs by the cell, not by the pixel: a large grid is as soft as a small one).
     """
     rng = _np_rng(rng)
     lat = np.asarray(lattice if lattice is not None else img.info["lattice"], dtype=float)
@@ -219,6 +221,7 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     if spur_shadow:
         photo *= _spur_shadow(w, h, lat, rng)[..., None]
     photo = _expose(photo, exposure, rng)
+    blur = float(np.hypot(blur, defocus * _cell_side(lat)))
     if blur > 0:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
     photo += rng.normal(0, noise, photo.shape) if noise > 0 else 0
@@ -227,6 +230,13 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     Image.fromarray(photo).save(buffer, "JPEG", quality=int(jpeg_quality))
     out = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
     return out, Truth(lattice=lat)
+
+
+def _cell_side(lattice: np.ndarray) -> float:
+    """Mean side of a lattice's cells in pixels: its outer sides over the cells they span."""
+    corners = np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])
+    sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+    return float(sides.mean() / (lattice.shape[0] - 1))
 
 
 def _light(w: int, h: int, rng: np.random.Generator, shadow: float,

@@ -57,3 +57,27 @@ def test_photo_truth_follows_the_grid(curvature):
     paper = np.median(darkness_at(photo, centres)[empty])
     assert np.median(darkness_at(photo, lattice)) > paper + 60
     assert np.allclose(truth.corners[0], lattice[0, 0])
+
+
+def _sharpness(photo, lattice) -> float:
+    """Mean gradient of the grid straightened to 32 px a cell: blur measured by the cell."""
+    from services.recognizer.cells import straighten
+
+    grey = straighten(np.asarray(photo.convert("L")), lattice).astype(float)
+    return float(np.abs(np.diff(grey, axis=1)).mean())
+
+
+def test_defocus_blurs_by_the_cell():
+    image = render_sudoku(givens_for(3), style="bold", cell_px=48, seed=3)
+    kwargs = dict(blur=0.5, noise=0.0, shadow=0.0, fill=(0.9, 0.9), rotation=0.0,
+                  perspective=0.0, clutter=False, jpeg_quality=95)
+    for size in ((640, 480), (1600, 1200)):
+        sharp, truth = photograph(image, rng=np.random.default_rng(3), out_size=size, **kwargs)
+        same, _ = photograph(image, rng=np.random.default_rng(3), out_size=size, defocus=0.0,
+                             **kwargs)
+        assert np.array_equal(np.asarray(sharp), np.asarray(same))  # no defocus: as before
+        soft, _ = photograph(image, rng=np.random.default_rng(3), out_size=size, defocus=0.08,
+                             **kwargs)
+        # As soft on a grid 2.5x larger in pixels: the blur grows with the cell.
+        ratio = _sharpness(soft, truth.lattice) / _sharpness(sharp, truth.lattice)
+        assert 0.25 < ratio < 0.5, (size, ratio)
