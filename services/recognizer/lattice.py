@@ -221,6 +221,11 @@ def lattice_fit(binary: np.ndarray, lattice: np.ndarray) -> float:
     Each cell is mapped from its own corners, so a lattice a row off, or skewed onto the
     wrong lines somewhere, shows up as lines over blank paper.
     """
+    return float(np.mean(line_fits(binary, lattice)))
+
+
+def line_fits(binary: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """Share of each of the lattice's lines on ink: its n+1 rows, then its n+1 columns."""
     from services.recognizer.cells import PATCH, straighten  # cells imports nothing of ours
 
     n = lattice.shape[0] - 1
@@ -229,13 +234,18 @@ def lattice_fit(binary: np.ndarray, lattice: np.ndarray) -> float:
     # A line may sit a pixel or two off the cell edge: take the best of nearby rows.
     rows = [max(ink[k * PATCH + d + 1, 3:-3].mean() for d in range(0, 5)) for k in range(n + 1)]
     cols = [max(ink[3:-3, k * PATCH + d + 1].mean() for d in range(0, 5)) for k in range(n + 1)]
-    return float(np.mean(rows + cols))
+    return np.array(rows + cols, dtype=float)
 
 
 def widened_fit(ink: np.ndarray, lattice: np.ndarray) -> float:
     """lattice_fit on ink widened to a few pixels of the straightened grid: cells larger
     than PATCH are smoothed as they shrink, which fades a line of a pixel or three below
     the threshold, so a large grid of thin lines would lie on nothing."""
+    return float(np.mean(widened_line_fits(ink, lattice)))
+
+
+def widened_line_fits(ink: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """line_fits on ink widened as widened_fit widens it."""
     from services.recognizer.cells import PATCH
 
     n = lattice.shape[0] - 1
@@ -243,7 +253,7 @@ def widened_fit(ink: np.ndarray, lattice: np.ndarray) -> float:
     width = int(round(cell_px / PATCH)) * 2 + 1
     if width > 3:
         ink = cv2.dilate(ink, np.ones((width, width), np.uint8))
-    return lattice_fit(ink, lattice)
+    return line_fits(ink, lattice)
 
 
 SNAP_REACH = 2.0  # cells an outline's end may move to reach the grid's own line

@@ -52,6 +52,7 @@ from services.recognizer.lattice import (
     snap_outline,
     trace_lattice,
     widened_fit,
+    widened_line_fits,
 )
 from services.recognizer.nonogram_reading import nonogram_reading
 from services.recognizer.orientation import (
@@ -114,7 +115,10 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     show (shape.grid_size). Only when none of them lies well on the lines are the outlines
     that look like a grid of another side tried; those count only at that side, lying well
     on the lines, and then win over a 9x9 lattice that does not. A 9x9 picture is read
-    from the outlines it always was, unless another side fits its lines clearly.
+    from the outlines it always was, unless another side fits its lines clearly. A
+    smaller grid of light lines lying below GOOD_FIT wins over a 9x9 lattice lying below
+    it too when it lies clearly better, or better with every line on ink while the 9x9
+    one runs a line over blank paper (see OFF_LINE).
     """
     seen_any = False
     best, best_fit = None, -1.0
@@ -218,6 +222,9 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
             return best  # a 9x9 lattice lying well: other sides are not tried
     if light is not None and light[2] >= best_fit + CLEARLY_BETTER_FIT:
         return light  # a smaller grid of light lines, lying clearly better than 9x9
+    if light is not None and best is not None and best[1].shape[0] - 1 == SIZE and \
+            light[2] > best_fit and _pitch_misses(line_ink(0)[1], best[1], light[1]):
+        return light  # lying better, and line by line: the 9x9 has lines on blank paper
     if best is not None:  # the best lattice found, though it lies less well on the lines
         return best
     if seen_any:
@@ -328,6 +335,23 @@ def _ruled_finer(light, corners: np.ndarray, side: int) -> bool:
     cell = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / fine
     return fine > side and fine % side == 0 and \
         float(np.abs(light[0] - corners).max()) < 0.5 * cell
+
+
+# A grid's lines all lie on ink, however light they are: the thin lines of an 8x8 in a
+# shadowed photo lay at 0.56 and up on the binarized and faint ink. A lattice with a line
+# on less than OFF_LINE runs that line over blank paper at the wrong pitch: a page's
+# outline traced as 9x9 over a light 8x8 grid had two such lines (0.10, 0.36) and still
+# lay at 0.64 overall on the grid's rules and the page's text, too close to the 8x8's
+# 0.81 for CLEARLY_BETTER_FIT.
+OFF_LINE = 0.3
+ON_LINE = 0.5
+
+
+def _pitch_misses(ink: np.ndarray, nine: np.ndarray, light: np.ndarray) -> bool:
+    """Whether the 9x9 lattice `nine` has a line over blank paper while every line of the
+    smaller light lattice lies on ink (binarized or faint, widened as widened_fit does)."""
+    return bool(widened_line_fits(ink, nine).min() < OFF_LINE
+                and widened_line_fits(ink, light).min() >= ON_LINE)
 
 
 def _encloses(corners: np.ndarray, side: int, inner: np.ndarray,

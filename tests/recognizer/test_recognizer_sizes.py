@@ -201,6 +201,35 @@ def test_8x8_photo_of_light_lines_is_not_read_as_the_page_around_it(seed):
     assert_right_or_reviewed(reading, givens, solution)
 
 
+def lighter_lined_photo(seed):
+    """An 8x8 photo drawn in the app style with its thin lines lighter still, as faint
+    print or a washed-out screen shows them. (bytes, givens, solution)"""
+    import dataclasses
+
+    from gridsight.synth.render import STYLES
+    from gridsight.training.digits import held_out_fonts
+
+    rng = random.Random(seed)
+    givens, solution = make_sudoku(rng, 8, (2, 4))
+    style = dataclasses.replace(STYLES["app"], line=(215, 218, 226))
+    image = render_sudoku(givens, font=rng.choice(held_out_fonts()), style=style, box=(2, 4),
+                          cell_px=rng.randint(28, 56), seed=seed, jitter=rng.uniform(0, 0.04))
+    image, _ = photograph(image, rng=np.random.default_rng(seed), fill=(0.7, 0.95), rotation=8)
+    return to_bytes(image, "JPEG", quality=90), givens, solution
+
+
+@pytest.mark.parametrize(("seed", "lighter"), [(5253513, False), (123, True)])
+def test_9x9_lattice_with_a_line_over_blank_paper_loses_to_a_light_8x8(seed, lighter):
+    """The 8x8's light thin lines binarize in part, so its lattice lies below GOOD_FIT
+    (0.81); a 9x9 lattice on the page's outline lay at 0.64 on the grid's rules and the
+    page's text, too close for CLEARLY_BETTER_FIT. Line by line they differ: one of the
+    9x9's lines runs over blank paper (0.10) while every 8x8 line lies on ink (0.56 up)."""
+    data, givens, solution = (lighter_lined_photo(seed) if lighter
+                              else held_out_picture(8, (2, 4), seed))
+    reading = recognize(data)
+    assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 8, (2, 4))
+
+
 @pytest.mark.parametrize(("seed", "convention"), [(755506, "digits"), (755508, "letters")])
 def test_16x16_photo_is_not_read_as_nine_of_its_own_rows_and_columns(seed, convention):
     """A shadow across a corner bends the best outline a little off the 16x16 grid: its
