@@ -58,6 +58,13 @@ STRAY_TALL = (0.85, 1.2)
 # ... and one of its digits at least this share of the text height wide (a lone bar is
 # the outline's side as well as a '1') and no corner of the outline (along_top_left).
 STRAY_WIDE = 0.35
+# ... or a '1' with its flag, as tall as the sums within this share of their height: the
+# flag reaches left of the stem in its top rows (ONE_FLAG_ROWS of them at most) by at
+# least half the stem's width, the stem's left edge right of where the sums start. An
+# outline's side is a bar without a flag, standing left of the sums (they are set inside
+# it), and its corner turns right, not left.
+ONE_TALL = 0.1
+ONE_FLAG_ROWS = 0.4
 STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
 # ... of two digits in a cell holding writing, this likely: a person's wide digit whose
 # top-left reaches the corner (a handwritten '5' on paper) broke into two glyphs read as
@@ -277,7 +284,9 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int 
     `clean` (`ink_sums` without them), where the other cells are looked at. A number of
     one digit counts too (a hidden '8' or '9' left its cage merged in held-out web
     pictures) when the digit is wide: a lone bar is the outline's side as well as a
-    '1'. No digit may be broken or a corner: dotted sides on grain break into dots, and
+    '1', unless it is a '1' with its flag (flagged_one: a one-cell cage's sum 1 in a
+    narrow face left its wall unseen in held-out web pictures). No digit may be broken
+    or a corner: dotted sides on grain break into dots, and
     two pencil notes in a row, one of them broken, stood as a number in a handwritten
     print.
     """
@@ -297,10 +306,37 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int 
                     and abs(glyphs[0].y - y0) <= STRAY_PLACE * tall \
                     and STRAY_TALL[0] * tall <= max(g.h for g in glyphs) <= STRAY_TALL[1] * tall \
                     and min(float(g.image.max()) for g in glyphs) >= STRAY_INK * dark \
-                    and any(g.w >= STRAY_WIDE * tall and not outline_corner(g) for g in glyphs) \
+                    and any(g.w >= STRAY_WIDE * tall and not outline_corner(g)
+                            or flagged_one(g, x0, tall) for g in glyphs) \
                     and not any(corner_or_broken(g) for g in glyphs):
                 out[(r, c)] = len(glyphs)
     return out
+
+
+def flagged_one(glyph, x0: float, tall: float) -> bool:
+    """Whether a glyph is a '1' set as the grid's sums are (their start `x0`, their height
+    `tall`): a stem as tall as they are, of the same width in every lower row, with a flag
+    reaching left from its top (ONE_TALL, ONE_FLAG_ROWS). A lone narrow bar is the cage
+    outline's side as well; the flag and the stem's place tell the digit."""
+    if abs(glyph.h - tall) > ONE_TALL * tall or glyph.h < 6:
+        return False
+    dark = glyph.image >= 0.5 * glyph.image.max()
+    h = dark.shape[0]
+    lower = dark[h // 2:h - max(1, h // 6)]  # above a serif foot
+    spans = [np.flatnonzero(row) for row in lower]
+    if any(len(s) == 0 or s[-1] - s[0] + 1 != len(s) for s in spans):
+        return False  # the stem is one solid run in every lower row
+    left = int(np.median([s[0] for s in spans]))
+    right = int(np.median([s[-1] for s in spans]))
+    stem = right - left + 1
+    if stem > NARROW * h or glyph.x + left <= x0:
+        return False
+    top = dark[:max(2, int(ONE_FLAG_ROWS * h))]
+    reach = int(np.flatnonzero(top.any(axis=0))[0])
+    # The flag stays level with the stem's top: no ink right of the stem up there (an
+    # outline corner turning right) nor left of it lower down.
+    return left - reach >= max(2.0, 0.5 * stem) and not top[:, right + 2:].any() \
+        and not dark[int(ONE_FLAG_ROWS * h):h - max(1, h // 6), :max(0, left - 1)].any()
 
 
 def outline_corner(glyph) -> bool:
