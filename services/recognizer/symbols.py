@@ -297,6 +297,9 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
     return values[best], specks
 
 
+SURE_AS_CUT = 0.99  # a glyph read this surely as cut keeps that reading
+
+
 def _either_reading(convention: str, n: int, readings: list) -> tuple[np.ndarray, float]:
     """_cell_values of a cell read as cut and, when a grid line may hold a stroke of its
     glyph, read with that stroke given back (strokes_along_lines): each counts half, as
@@ -311,8 +314,6 @@ def _either_reading(convention: str, n: int, readings: list) -> tuple[np.ndarray
     mixed = (values / max(values.sum(), 1e-12) + given_back / max(given_back.sum(), 1e-12)) / 2
     return mixed * values.sum(), specks
 
-
-SURE_AS_CUT = 0.99
 
 
 # The cut as the gaps part the ink comes first; another cut (two pieces read as one glyph,
