@@ -842,9 +842,9 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
             # surely as digits do: the picture as shown is read too, and kept when it
             # is the killer the turned one is not.
             as_shown = _killer_as_shown(gray, shown, in_colour(), size)
-            if as_shown is not None and killer_evidence(as_shown[0], size) > 0.5:
-                killer, boxes = as_shown
-                p_killer = killer_evidence(killer, size)
+            p_shown = killer_evidence(as_shown[0], size) if as_shown is not None else 0.0
+            if p_shown > 0.5:
+                (killer, boxes), p_killer = as_shown, p_shown
                 lattice, turns, features = shown, 0, read_grid_cells(
                     straighten(gray, shown), size)
                 probs, large_digits = read_cells(gray, lattice, features)
