@@ -18,8 +18,9 @@ import numpy as np
 
 # The 5th percentile of edge_sharpness over the digit model's training photos
 # (gridsight.training.digits.sample_grid, photos only, 262 grids): softer grids are the
-# ones it learnt least from. On synthetic photos defocused by 10-12 % of a cell this
-# sharpening halves the misread cells; sharp photos are never touched.
+# ones it learnt least from. On synthetic photos defocused by 10 % of a cell this
+# sharpening mends 55-76 % of the misread cells, at 12 % 37-56 %; none of 114 sharp
+# synthetic photos is touched.
 TRAINED_SHARPNESS = 0.37
 # Gaussian sigma, in straightened pixels, per unit of 1 / edge_sharpness: a blurred step's
 # steepest central difference (over two pixels) is 2 / (sigma * sqrt(2 pi)) ~ 0.8 / sigma
@@ -53,5 +54,7 @@ def in_focus(straight: np.ndarray) -> np.ndarray:
     if sharpness >= TRAINED_SHARPNESS:
         return straight
     gray = straight.astype(np.float32)
-    blurred = cv2.GaussianBlur(gray, (0, 0), SIGMA_PER_SOFTNESS / max(sharpness, 0.05))
+    # A picture with no edges at all (sharpness near 0) would ask for an endless mask.
+    sigma = SIGMA_PER_SOFTNESS / max(sharpness, 0.05)
+    blurred = cv2.GaussianBlur(gray, (0, 0), sigma)
     return np.clip(gray + AMOUNT * (gray - blurred), 0, 255).astype(np.uint8)
