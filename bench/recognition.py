@@ -88,6 +88,7 @@ FAILURE_CLASSES = {
     "photo: inverted": {"exposure": "inverted"},
     "photo: shadow beside the grid from a corner": {"spur_shadow": True},
     "photo: out of focus": {"defocus": 0.06},  # sigma 6 % of a cell, large cells too
+    "photo: far out of focus": {"defocus": 0.10},  # about as soft as the softest dev photos
 }
 
 

@@ -20,6 +20,7 @@ from services.recognizer.cells import (
 from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode, decode_colour, decode_region
 from services.recognizer.errors import RecognitionError
+from services.recognizer.focus import in_focus
 from services.recognizer.grid import (
     MIN_SCORE,
     NO_GRID,
@@ -609,6 +610,11 @@ CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
 UPRIGHT = 1.15
 
 
+def digit_view(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """The grid straightened for the digit model, sharpened when it is out of focus."""
+    return in_focus(straighten(gray, lattice))
+
+
 def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     """(n, n, 10) probabilities of blank, 1..9 for each cell of a 9x9 or smaller grid."""
     return read_cells(gray, lattice)[0]
@@ -619,7 +625,7 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray,
     """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
     a given, not a cage sum in a corner). `features`: read_grid_cells' output, if known."""
     n = lattice.shape[0] - 1
-    features, boxes = features or read_grid_cells(straighten(gray, lattice), n)
+    features, boxes = features or read_grid_cells(digit_view(gray, lattice), n)
     probs = load_model().predict_proba(features).reshape(n, n, -1)
     x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
     centred = ((np.abs((x0 + x1) / 2 - 0.5) < CENTRED_ACROSS)
@@ -639,7 +645,7 @@ def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, in
     digit model reads as a digit in at least one of the four turns (a turned digit may
     look blank to it, a cage outline looks blank every way). Small cage sums in a corner
     and pencil notes do not vote."""
-    straight = straighten(gray, lattice)
+    straight = digit_view(gray, lattice)
     n = lattice.shape[0] - 1
     view = read_grid_cells(straight, n)
     if n > SIZE:
@@ -846,7 +852,7 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
             if p_shown > 0.5:
                 (killer, boxes), p_killer = as_shown, p_shown
                 lattice, turns, features = shown, 0, read_grid_cells(
-                    straighten(gray, shown), size)
+                    digit_view(gray, shown), size)
                 probs, large_digits = read_cells(gray, lattice, features)
         read_as, confidence, warnings = decide(
             kind, p_killer, sums_found=killer.numbered_heads >= min_heads(size))
