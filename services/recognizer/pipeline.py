@@ -203,8 +203,7 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     # the 9x9 one, low for a grid of thin light lines whose fit passed.)
                     if side_score < MIN_SCORE and fit < GOOD_FIT and side == SIZE:
                         break
-                    if fit > best_fit and best is not None and \
-                            _part_of(lattice - pad, best[1]):
+                    if fit > best_fit >= GOOD_FIT and _part_of(lattice - pad, best[1]):
                         break  # a block of the grid held as best, not a grid of its own
                     if fit > best_fit:
                         best, best_fit = (corners - pad, lattice - pad, fit), fit
@@ -414,10 +413,11 @@ def _cell_aspect(lattice: np.ndarray) -> float:
 
 
 def _part_of(lattice: np.ndarray, held: np.ndarray) -> bool:
-    """Whether `lattice` lies on part of the grid whose lattice `held` is: its cells far
-    less square (NOT_SQUARE), or a smaller side with cells of the held ones' size
-    (SAME_PITCH) inside the held outline (to half a cell) (the 4x4 of two boxes of an
-    8x8: it lay at 0.884 on the lines, the 8x8 lattice around it at 0.876)."""
+    """Whether `lattice` lies on part of the grid whose lattice `held` is (`held` lying
+    well on the lines: a weak one may be the page around a grid): its cells far less
+    square (NOT_SQUARE), or a smaller side with cells of the held ones' size (SAME_PITCH)
+    inside the held outline, to half a cell (the 4x4 of two boxes of an 8x8 lay at 0.884
+    on the lines, the 8x8 lattice around it at 0.876)."""
     if _cell_aspect(lattice) >= NOT_SQUARE * _cell_aspect(held):
         return True
     cell, held_cell = np.mean(_cell_sides(lattice)), np.mean(_cell_sides(held))

@@ -311,8 +311,9 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
 
 def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float]:
     """(values 1..n of a cell under a convention, the chance its ink is specks), over the
-    ways its ink can be cut: the way the convention explains best decides (a wide glyph
-    is one letter, or two digits). The specks' chance is that way's too: two digits that
+    ways its ink can be cut (`ways`: each glyph's readings and the cut's weight): the way
+    that reads a value of the convention best decides (a wide glyph is one letter, or two
+    digits). The specks' chance is that way's too: two digits that
     touch ("12" in a slab face) look like no glyph the symbol model knows, so as one
     glyph they read as a speck, while their two halves read as digits.
 
