@@ -204,6 +204,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     # the 9x9 one, low for a grid of thin light lines whose fit passed.)
                     if side_score < MIN_SCORE and fit < GOOD_FIT and side == SIZE:
                         break
+                    if fit > best_fit >= GOOD_FIT and _part_of(lattice - pad, best[1]):
+                        break  # a block of the grid held as best, not a grid of its own
                     if fit > best_fit:
                         best, best_fit = (corners - pad, lattice - pad, fit), fit
                     as_found = np.abs(corners - outline).max() < 1.0
@@ -390,6 +392,41 @@ MIN_CELL_PX = 8
 
 def _shortest_side(quad: np.ndarray) -> float:
     return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
+
+
+# Cells of one grid seen in one picture are alike in shape. A lattice whose cells are
+# this much farther from square than those of the lattice held as best lies on part of
+# that grid: a 4x4 lattice on one box column of an 8x8 with 2x4 boxes (cells twice as
+# tall as wide) lay on its lines at 0.93, the 8x8's own at 0.86 (light thin lines).
+NOT_SQUARE = 1.4
+
+
+def _cell_sides(lattice: np.ndarray) -> tuple[float, float]:
+    """The lattice's cells' mean width and mean height."""
+    return (float(np.linalg.norm(np.diff(lattice, axis=1), axis=-1).mean()),
+            float(np.linalg.norm(np.diff(lattice, axis=0), axis=-1).mean()))
+
+
+def _cell_aspect(lattice: np.ndarray) -> float:
+    """How far the lattice's cells are from square (width over height, or its inverse)."""
+    wide, tall = _cell_sides(lattice)
+    return max(wide / tall, tall / wide)
+
+
+def _part_of(lattice: np.ndarray, held: np.ndarray) -> bool:
+    """Whether `lattice` lies on part of the grid whose lattice `held` is (`held` lying
+    well on the lines: a weak one may be the page around a grid): its cells far less
+    square (NOT_SQUARE), or a smaller side with cells of the held ones' size (SAME_PITCH)
+    inside the held outline, to half a cell (the 4x4 of two boxes of an 8x8 lay at 0.884
+    on the lines, the 8x8 lattice around it at 0.876)."""
+    if _cell_aspect(lattice) >= NOT_SQUARE * _cell_aspect(held):
+        return True
+    cell, held_cell = np.mean(_cell_sides(lattice)), np.mean(_cell_sides(held))
+    if lattice.shape[0] >= held.shape[0] or abs(cell / held_cell - 1.0) > SAME_PITCH:
+        return False
+    contour = corners_of(held).reshape(-1, 1, 2).astype(np.float32)
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -0.5 * held_cell
+               for x, y in corners_of(lattice))
 
 
 # A smaller grid with thin light-grey lines, which binarize in part only, lies on them

@@ -70,13 +70,9 @@ def glyph_masks(ink: np.ndarray) -> list[np.ndarray]:
     """The cell's digit ink cut into glyphs, left to right: columns with no ink part them.
     At most two (a two-digit number); more pieces join the nearest neighbour."""
     mask = digit_mask(ink, centred_bars=True)
-    columns = np.flatnonzero(mask.any(axis=0))
-    if not len(columns):
+    pieces = _gap_pieces(mask)
+    if not pieces:
         return []
-    gaps = np.flatnonzero(np.diff(columns) > 1)
-    starts = [columns[0], *columns[gaps + 1]]
-    ends = [*columns[gaps], columns[-1]]
-    pieces = list(zip(starts, ends, strict=True))
     heights = [_height(mask[:, a:b + 1]) for a, b in pieces]
     # A piece much shorter than the tallest is a serif or a broken stroke, not a glyph of
     # its own (the two digits of a number stand equally tall): it joins its neighbour.
@@ -94,6 +90,28 @@ def glyph_masks(ink: np.ndarray) -> list[np.ndarray]:
 
 
 SHORT_PIECE = 0.6
+
+
+def _gap_pieces(mask: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) columns of each run of inked columns, left to right."""
+    columns = np.flatnonzero(mask.any(axis=0))
+    if not len(columns):
+        return []
+    gaps = np.flatnonzero(np.diff(columns) > 1)
+    return list(zip([columns[0], *columns[gaps + 1]], [*columns[gaps], columns[-1]],
+                    strict=True))
+
+
+def short_piece_apart(parts: list[np.ndarray]) -> list[np.ndarray] | None:
+    """The two glyphs a gap parts when glyph_masks joined the shorter to the other as a
+    serif: an old-style face's 1 stands x-height tall beside the ascending 6 of a "16".
+    None when the gaps part the ink otherwise."""
+    if len(parts) != 1:
+        return None
+    pieces = _gap_pieces(parts[0])
+    if len(pieces) != 2:
+        return None
+    return [_columns(parts[0], start, end) for start, end in pieces]
 
 
 def _height(part: np.ndarray) -> int:
@@ -141,20 +159,35 @@ def glyph_features(ink: np.ndarray) -> list[np.ndarray]:
     return _features_of(ink, glyph_masks(ink))
 
 
+class Cut(list):
+    """One way to cut a cell's ink: each glyph's feature vector, and how far the cut is
+    trusted beside the others (`weight`, see OTHER_CUT)."""
+
+    def __init__(self, vectors: list[np.ndarray], weight: float = 1.0):
+        super().__init__(vectors)
+        self.weight = weight
+
+
 def glyph_hypotheses(ink: np.ndarray, parts: list[np.ndarray] | None = None,
-                     as_cut: bool = False) -> list[list[np.ndarray]]:
-    """Ways to cut the cell's ink into glyphs, each a list of feature vectors: as the
-    gaps part it, and a single wide glyph also as two touching ones. `parts`:
-    glyph_masks(ink), when the caller has them (`as_cut`: read as they stand)."""
+                     as_cut: bool = False) -> list[Cut]:
+    """Ways to cut the cell's ink into glyphs: as the gaps part it (with a short piece
+    joined to its neighbour, and also apart), and a single wide glyph also as two
+    touching ones. `parts`: glyph_masks(ink), when the caller has them (`as_cut`: read as
+    they stand)."""
     parts = glyph_masks(ink) if parts is None else parts
     if not parts:
         return []
-    out = [_features_of(ink, parts, as_cut)]
+    out = [Cut(_features_of(ink, parts, as_cut))]
+    # The gaps part a short piece from its neighbour: as much a cut by the gaps as the
+    # joined one, so it is trusted as fully.
+    apart = short_piece_apart(parts)
+    if apart is not None:
+        out.append(Cut(_features_of(ink, apart, as_cut)))
     if len(parts) == 2:  # or one glyph whose strokes a gap parts (a serif face's F)
-        out.append(_features_of(ink, [parts[0] | parts[1]], as_cut))
+        out.append(Cut(_features_of(ink, [parts[0] | parts[1]], as_cut), OTHER_CUT))
     halves = split_glyph(parts[0]) if len(parts) == 1 else None
     if halves is not None:
-        out.append(_features_of(ink, halves, as_cut))
+        out.append(Cut(_features_of(ink, halves, as_cut), OTHER_CUT))
     return out
 
 
@@ -240,12 +273,13 @@ def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
     return np.where(given, np.maximum(ink, 1.0), ink).astype(ink.dtype), out
 
 
-def _glyph_readings(vectors: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """(digit model's 1..9 probabilities, symbol model's class probabilities) per glyph."""
-    x = np.stack(vectors)
+def _glyph_readings(cut: Cut) -> tuple[np.ndarray, np.ndarray, float]:
+    """(digit model's 1..9 probabilities, symbol model's class probabilities) per glyph,
+    and the cut's weight."""
+    x = np.stack(cut)
     digits = load_model().predict_proba(x)[:, 1:]
     digits = digits / np.maximum(digits.sum(axis=1, keepdims=True), 1e-9)
-    return digits, load_symbol_model().predict_proba(x)
+    return digits, load_symbol_model().predict_proba(x), cut.weight
 
 
 def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) -> np.ndarray:
@@ -277,8 +311,9 @@ def _values(convention: str, n: int, digits: np.ndarray, symbols: np.ndarray) ->
 
 def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float]:
     """(values 1..n of a cell under a convention, the chance its ink is specks), over the
-    ways its ink can be cut: the way the convention explains best decides (a wide glyph
-    is one letter, or two digits). The specks' chance is that way's too: two digits that
+    ways its ink can be cut (`ways`: each glyph's readings and the cut's weight): the way
+    that reads a value of the convention best decides (a wide glyph is one letter, or two
+    digits). The specks' chance is that way's too: two digits that
     touch ("12" in a slab face) look like no glyph the symbol model knows, so as one
     glyph they read as a speck, while their two halves read as digits.
 
@@ -287,11 +322,14 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
     a digit at 0.76 and a speck at 0.2, its halves a 1 and a 2 at 1.0). Such a cut bounds
     the specks' chance by the chance that any of its glyphs is one, so that a smudge whose
     halves still read partly as specks keeps its own."""
-    values = [_values(convention, n, *glyphs) * (1.0 if k == 0 else OTHER_CUT)
-              for k, glyphs in enumerate(ways)]
-    best = int(np.argmax([v.sum() for v in values]))
+    values = [_values(convention, n, digits, symbols) * weight
+              for digits, symbols, weight in ways]
+    # A cut is judged by the value it reads best: one glyph the models spread over
+    # several digits (a bold "11" whose serifs touch: a digit at 0.53, 6 at 0.42) explains
+    # no value as well as its halves read surely as 1 and 1.
+    best = int(np.argmax([v.max() for v in values]))
     specks = float(np.prod(ways[best][1][:, SPECK]))
-    for k, (_, symbols) in enumerate(ways):
+    for k, (_, symbols, _) in enumerate(ways):
         if k != best:
             specks = min(specks, 1.0 - float(np.prod(1.0 - symbols[:, SPECK])))
     return values[best], specks
@@ -316,8 +354,8 @@ def _either_reading(convention: str, n: int, readings: list) -> tuple[np.ndarray
 
 
 
-# The cut as the gaps part the ink comes first; another cut (two pieces read as one glyph,
-# a wide glyph as two) wins only when it explains the ink this much better: the symbol
+# The cuts the gaps make count in full; another cut (two pieces read as one glyph, a
+# wide glyph as two) wins only when it explains the ink this much better: the symbol
 # model never saw two digits as one glyph, and may call a "10" joined a digit.
 OTHER_CUT = 0.5
 

@@ -540,20 +540,22 @@ def test_a_two_digit_number_read_surely_when_split_is_no_speck():
     was the cell's blank runner-up (0.204), and a grid read right went to review; a cut
     reading every glyph surely now bounds it. A smudge whose halves still read partly as
     specks keeps its own."""
-    from services.recognizer.symbols import SPECK, SYMBOL_CLASSES, _cell_values
+    from services.recognizer.symbols import OTHER_CUT, SPECK, SYMBOL_CLASSES, _cell_values
 
     data, givens, solution = held_out_picture(16, (4, 4), 8455000, "digits", photo=False)
     reading = recognize(data)
     assert np.asarray(reading.cells)[15, 8, 0] < 0.05
     assert_solved_exactly(reading, givens, solution)
 
-    def glyphs(*specks):  # (digit model's 1..9, symbol model's classes) of each glyph
-        symbols = np.zeros((len(specks), len(SYMBOL_CLASSES)))
+    def glyphs(*specks, weight=1.0):  # (digit model's 1..9, symbol model's classes) of
+        symbols = np.zeros((len(specks), len(SYMBOL_CLASSES)))  # each glyph; the weight
         symbols[:, 0], symbols[:, SPECK] = 1 - np.asarray(specks), specks
-        return np.full((len(specks), 9), 1 / 9), symbols
+        return np.full((len(specks), 9), 1 / 9), symbols, weight
 
-    assert _cell_values("digits", 16, [glyphs(0.2), glyphs(0.001, 0.001)])[1] < 0.01
-    assert _cell_values("digits", 16, [glyphs(0.9), glyphs(0.7, 0.7)])[1] == pytest.approx(0.9)
+    split = OTHER_CUT  # the halves of a wide glyph
+    assert _cell_values("digits", 16, [glyphs(0.2), glyphs(0.001, 0.001, weight=split)])[1] < 0.01
+    assert _cell_values("digits", 16, [glyphs(0.9), glyphs(0.7, 0.7, weight=split)])[1] == \
+        pytest.approx(0.9)
 
 
 @pytest.mark.parametrize(("seed", "photo", "cell"), [
@@ -569,3 +571,69 @@ def test_a_line_wider_than_the_edge_band_is_cleared_at_its_own_width(seed, photo
     reading = recognize(data)
     assert read_digits(reading)[cell] == givens[cell[0]][cell[1]]
     assert_right_or_reviewed(reading, givens, solution)
+
+
+@pytest.mark.parametrize(("seed", "cells", "value"), [
+    # Old-style figures (Fanwood): the 1 of a 16 stands x-height tall beside the
+    # ascending 6, was joined to it as its serif, and the whole read as a 4 (0.82-0.88).
+    (10555015, ((3, 3), (4, 15), (15, 2)), 16),
+    # A bold 11 whose serifs touch: as one glyph a digit at 0.53 (6 at 0.42), a speck at
+    # 0.22; its halves a sure 1 and 1 lost to that unsure glyph (read 9 at 0.37).
+    (10555006, ((15, 5),), 11),
+])
+def test_a_two_digit_number_is_read_as_its_two_digits(seed, cells, value):
+    data, givens, solution = held_out_picture(16, (4, 4), seed, "digits", photo=False)
+    reading = recognize(data)
+    read = read_digits(reading)
+    for cell in cells:
+        assert givens[cell[0]][cell[1]] == value and read[cell] == value
+    assert_solved_exactly(reading, givens, solution)
+
+
+def test_a_short_piece_joined_as_a_serif_is_also_read_apart():
+    """The rule itself: a piece much shorter than its neighbour joins it (a serif, a
+    broken stroke), and the gaps' own cut, the two pieces apart, is offered beside it."""
+    from services.recognizer.symbols import glyph_masks, short_piece_apart
+
+    ink = np.zeros((48, 48), np.float32)
+    ink[22:38, 12:16] = 1.0  # an old-style 1, x-height tall
+    ink[10:38, 20:34] = 1.0  # an ascending 6
+    parts = glyph_masks(ink)
+    assert len(parts) == 1
+    apart = short_piece_apart(parts)
+    assert apart is not None and len(apart) == 2
+    assert apart[0][22:38, 12:16].all() and not apart[0][:, 20:].any()
+    assert apart[1][10:38, 20:34].all() and not apart[1][:, :20].any()
+    six = ink.copy()
+    six[:, :18] = 0.0
+    assert short_piece_apart(glyph_masks(six)) is None  # one glyph, no gap
+
+
+@pytest.mark.parametrize("seed", [
+    7000096,  # a 4x4 lattice on one box column, cells twice as tall as wide, at 0.93
+    7000224,  # a 4x4 lattice on two boxes, cells of the 8x8's size, at 0.884 against 0.876
+])
+def test_a_block_of_an_8x8_does_not_beat_the_8x8_around_it(seed):
+    """An 8x8 photo with light thin lines: its own lattice lies just above GOOD_FIT and
+    is held as best while the other outlines are tried, and a 4x4 lattice on part of it
+    lay better on the lines and was read. A lattice whose cells are far less square than
+    the held one's, or a smaller one of the same cells inside it, is part of that grid."""
+    data, givens, solution = held_out_picture(8, (2, 4), seed)
+    reading = recognize(data)
+    assert reading.size == 8
+    assert_right_or_reviewed(reading, givens, solution)
+
+
+def test_a_lattice_on_part_of_the_grid_held_is_told():
+    from services.recognizer.pipeline import _part_of
+
+    def lattice(side, x0=0.0, y0=0.0, wide=40.0, tall=40.0):
+        xs, ys = np.meshgrid(x0 + wide * np.arange(side + 1), y0 + tall * np.arange(side + 1))
+        return np.stack([xs, ys], axis=-1)
+
+    eight = lattice(8)
+    assert _part_of(lattice(4, x0=160, wide=40, tall=80), eight)  # one box column
+    assert _part_of(lattice(4, y0=160), eight)  # two boxes, cells of the 8x8's size
+    assert not _part_of(lattice(4, x0=400), eight)  # beside it: another grid
+    assert not _part_of(lattice(9, x0=-20, y0=-20), eight)  # a larger grid around it
+    assert not _part_of(lattice(4, wide=80, tall=80), eight)  # the same outline, coarser
