@@ -55,6 +55,9 @@ LEFT_SLACK = 0.15  # text heights a number may start left of where the grid's nu
 TALL_OUTLINE = 1.25  # text heights an outline piece beside a number may reach
 START_PERCENTILE = 20  # where the grid's numbers start: outline pieces are a few heads' first
 SHIFTED = 0.25  # text heights a digit's top or baseline may lie off the number's
+# A piece this share of the cell high may be a digit's top broken off at a hairline: a
+# small face's '1' keeps only its flag above its faint stem (FreeMono at 38-px cells).
+REJOIN_FROM = 0.03
 NUMBER_H, NUMBER_W = 24, 48  # the whole number's normalised image (text height 20 px)
 NUMBER_TEXT = 20
 DASH_LIKE = 1.5  # a bar this much longer than the outline's dashes is no dash of it
@@ -327,13 +330,14 @@ def _rejoined(strong: np.ndarray, weak: np.ndarray, p: int) -> np.ndarray:
     the digit falls into a top piece and a foot. Where, right under a piece, another one
     starts within two pixels and spans half its width or more, and fainter ink bridges
     every row between them, the bridge joins them (the foot may already touch the next
-    digit; the pair cut below separates the two digits again).
+    digit; the pair cut below separates the two digits again). The top piece may be as
+    small as a '1's flag: a small face's hairline stem is fainter than the threshold.
     """
     mask = strong.astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for a in range(1, count):
         x, y, w, h, _ = stats[a]
-        if not 0.08 * p <= h <= 0.42 * p:
+        if not REJOIN_FROM * p <= h <= 0.42 * p:
             continue
         below = labels[y + h:y + h + 3, x:x + w]
         hits = below[(below > 0) & (below != a)]

@@ -1,11 +1,16 @@
-"""Issue 14: a killer whose sums from 10 to 19 cannot be read is still a killer.
+"""Issue 14: a small face's hairline '1', and a killer whose numbers cannot be read.
 
-At 38-px cells, a monospaced face's hairline '1' (FreeMono) falls apart at the sums'
-sampling, and every sum from 10 to 19 is unread: a quarter of the cages looked as if
-they held no number, the numbers read added up far from 405, and the picture was read
-as a classic sudoku (held-out app 9300514, and these seeds, all on session 14's code).
-The unread numbers still stand where every cage's sum stands, which nothing in a
-classic grid does: they count as numbers of unknown value.
+At 38-px cells, a monospaced face's '1' (FreeMono) falls apart at the sums' sampling:
+its stem is fainter than the stroke threshold, and only its flag (too small to count)
+and its foot stay. Every sum from 10 to 19 was then unread or read without its '1', the
+numbers read added up far from 405, and the picture was read as a classic sudoku
+(held-out app 9300514, and these seeds, on session 14's code). The flag is now joined
+to the foot across the faint stem (sums._rejoined).
+
+A number the reader still cannot make out stands where every cage's sum stands, which
+nothing in a classic grid does: it counts as a number of unknown value for the kind
+(killer.illegible_numbers). The second test reads with the flag left unjoined, as the
+reader did before, to keep that class.
 """
 
 from __future__ import annotations
@@ -15,26 +20,37 @@ import pytest
 
 from gridsight.synth.fonts import digit_fonts
 from services.recognizer import recognize
+from services.recognizer import sums as sum_reader
 from services.recognizer.kind import cage_sum_range, killer_probability
 
-from .conftest import screenshot
+from .conftest import screenshot, sums_read
+
+SEEDS = [1, 5, 6]  # session 14's code: classic, classic, killer at 0.62
 
 
-def free_mono() -> str:
-    return dict(digit_fonts())["FreeMono"]
+def small_mono_killer(seed: int):
+    data, puzzle, _, _ = screenshot(seed, "app", cell_px=38,
+                                    sum_font=dict(digit_fonts())["FreeMono"])
+    return data, {min(map(tuple, cage.cells)): cage.sum for cage in puzzle.cages}
 
 
-@pytest.mark.parametrize("seed", [1, 5, 6])
-def test_killer_with_illegible_teens_is_read_as_a_killer(seed):
-    data, puzzle, _, _ = screenshot(seed, "app", cell_px=38, sum_font=free_mono())
+@pytest.mark.parametrize("seed", SEEDS)
+def test_hairline_ones_are_read(seed):
+    data, truth = small_mono_killer(seed)
     reading = recognize(data, "auto")
     assert reading.kind == "killer"
     assert reading.kind_confidence > 0.9
-    # Read as a killer, the sums it could make out come out (the most of them right).
-    truth = {min(map(tuple, cage.cells)): cage.sum for cage in puzzle.cages}
-    sure = {tuple(s.cell): s.candidates[0].value for s in reading.cage_sums
-            if s.candidates[0].prob >= 0.9}
-    assert sum(truth.get(cell) == value for cell, value in sure.items()) >= 0.5 * len(truth)
+    read = sums_read(reading)
+    assert sum(read.get(cell) == value for cell, value in truth.items()) >= len(truth) - 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_killer_with_illegible_numbers_is_a_killer(seed, monkeypatch):
+    monkeypatch.setattr(sum_reader, "REJOIN_FROM", 0.08)  # the flag left unjoined
+    data, truth = small_mono_killer(seed)
+    reading = recognize(data, "auto")
+    assert reading.kind == "killer"
+    assert reading.kind_confidence > 0.9
 
 
 def test_cage_sum_range():
