@@ -95,7 +95,9 @@ class KillerRead:
     walls_down: np.ndarray  # (n-1, n)
     heads: list[tuple[int, int]]  # first cell of each cage the walls make
     sums: list[CageSumReading]
-    numbered_heads: int  # heads whose corner held a number
+    numbered_heads: int  # heads whose corner held a number (read, or illegible)
+    # Heads whose corner holds a number set as the grid's sums are that could not be read
+    illegible: tuple[tuple[int, int], ...] = ()
 
 
 def regions(walls_right: np.ndarray, walls_down: np.ndarray) -> list[list[tuple[int, int]]]:
@@ -211,10 +213,52 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
                 down[r - 1, c] = 0.5 + (down[r - 1, c] - 0.5) * DOUBT
             if c > 0 and right[r, c - 1] < 0.5:
                 right[r, c - 1] = 0.5 + (right[r, c - 1] - 0.5) * DOUBT
-    numbered = sum(1 for s in sums if tuple(s.cell) in heads and not unread(s))
+    read = {tuple(s.cell) for s in sums if not unread(s)}
+    illegible = illegible_numbers(ink_sums, heads, [h for h in heads if h not in read], n)
+    numbered = len(read & set(heads)) + len(illegible)
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down), n), n)
-    return KillerRead(lattice, right, down, heads, sums, numbered)
+    return KillerRead(lattice, right, down, heads, sums, numbered, illegible)
+
+
+def sums_line(ink_sums: np.ndarray, heads, n: int = SIZE
+              ) -> tuple[float, float, float, float] | None:
+    """(start x, top y, height, darkness) of the grid's sums: the medians of the numbers
+    in the heads' corners; None when fewer than three heads hold one."""
+    placed = [(g[0].x, g[0].y, g[0].h, float(g[0].image.max())) for g in
+              (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
+    if len(placed) < 3:
+        return None
+    x0, y0, tall, dark = (float(np.median(v)) for v in zip(*placed, strict=True))
+    return x0, y0, tall, dark
+
+
+def illegible_numbers(ink_sums: np.ndarray, heads, unread_heads, n: int = SIZE
+                      ) -> tuple[tuple[int, int], ...]:
+    """The heads of `unread_heads` whose corner holds a number the sum reader could not
+    make out, set as the grid's sums are: it starts where they start, and a digit of it
+    stands on their line, as tall and as dark as they are.
+
+    A small face's hairline '1' falls apart at the sums' sampling (FreeMono at 38-px
+    cells: its stem fainter than the stroke threshold), and every sum from 10 to 19 is
+    then unread: a quarter of the cages looked numberless and the killer was read as a
+    classic grid. Such a number is still printed where every cage's sum is, which
+    nothing in a classic grid is (a large digit stands in the cell's middle; a dash of
+    a false wall is no digit)."""
+    line = sums_line(ink_sums, heads, n)
+    if line is None:
+        return ()
+    x0, y0, tall, dark = line
+    out = []
+    for r, c in unread_heads:
+        glyphs = corner_glyphs(cell_ink(ink_sums, r, c, n))
+        if glyphs and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall and any(
+                abs(g.y - y0) <= STRAY_PLACE * tall
+                and STRAY_TALL[0] * tall <= g.h <= STRAY_TALL[1] * tall
+                and float(g.image.max()) >= STRAY_INK * dark and not outline_corner(g)
+                for g in glyphs):
+            out.append((r, c))
+    return tuple(out)
 
 
 def off_line_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, cells,
@@ -290,11 +334,10 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int 
     two pencil notes in a row, one of them broken, stood as a number in a handwritten
     print.
     """
-    placed = [(g[0].x, g[0].y, g[0].h, float(g[0].image.max())) for g in
-              (corner_glyphs(cell_ink(ink_sums, r, c, n)) for r, c in heads) if g]
-    if len(placed) < 3:
+    line = sums_line(ink_sums, heads, n)
+    if line is None:
         return {}
-    x0, y0, tall, dark = (float(np.median(v)) for v in zip(*placed, strict=True))
+    x0, y0, tall, dark = line
     known = set(map(tuple, heads)) | set(map(tuple, maybe))
     out = {}
     for r in range(n):

@@ -9,7 +9,9 @@ probability weighs three shares, each from 0 to 1: cage heads with a number (cou
 twice: the strongest sign), how close the numbers come to the total, and the share of
 edges that are walls. A number read with doubt may be no cage's sum at all (a person's
 digit written into a cell's corner): the total counts with or without the doubtful
-numbers, whichever comes closer to the total.
+numbers, whichever comes closer to the total. A number printed where the sums are that
+could not be read (illegible) counts as a number; its value is unknown, anything its
+cage allows, and the total only has to be reachable with it.
 
 An explicit kind is honoured: the picture is read as asked, and when it looks like the
 other kind the Reading carries a warning saying so. Only a "killer" request on a picture
@@ -42,11 +44,12 @@ def min_heads(n: int) -> int:
 
 def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: int,
                        heads_with_numbers: int, sum_total: int,
-                       doubtful_total: int = 0) -> float:
+                       doubtful_total: int = 0, unknown: tuple[int, int] = (0, 0)) -> float:
     """Probability that the grid is a killer sudoku, from what the killer reader found:
     wall probabilities (n x n-1 and n-1 x n: the grid's side), cage heads, heads whose
-    corner holds a number, the total of the numbers read, and the part of it read with
-    doubt (top reading below SURE_SUM)."""
+    corner holds a number, the total of the numbers read, the part of it read with
+    doubt (top reading below SURE_SUM), and the least and most the illegible numbers
+    (not in the totals) may add (cage_sum_range)."""
     n = np.shape(walls_right)[0]
     grid_total = n * n * (n + 1) // 2
     if heads < min_heads(n):
@@ -57,10 +60,19 @@ def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: i
     numbered = heads_with_numbers / heads
     numbered_share = min(max((numbered - NUMBERED_FROM) / (NUMBERED_TO - NUMBERED_FROM), 0.0),
                          1.0)
-    miss = min(abs(sum_total - grid_total), abs(sum_total - doubtful_total - grid_total))
+    least, most = unknown
+    miss = min(max(total + least - grid_total, grid_total - total - most, 0)
+               for total in (sum_total, sum_total - doubtful_total))
     total_share = max(0.0, 1.0 - miss / (TOTAL_SLACK * grid_total))
     evidence = 2 * numbered_share + total_share + wall_share  # 0 .. 4
     return 1.0 / (1.0 + math.exp(-STEEPNESS * (evidence - THRESHOLD)))
+
+
+def cage_sum_range(cells: int, n: int) -> tuple[int, int]:
+    """Least and most a cage of `cells` cells may add up to in an n x n killer (its
+    digits differ: 1 + 2 + ... up to n + (n - 1) + ...)."""
+    k = min(cells, n)
+    return k * (k + 1) // 2, k * (2 * n + 1 - k) // 2
 
 
 def numbers_total(heads_total: int, all_total: int, n: int) -> int:

@@ -37,11 +37,13 @@ from services.recognizer.killer import (
     killer_cells,
     read_killer,
     reading_fields,
+    regions,
     unread,
 )
 from services.recognizer.killer_marks import read_marks
 from services.recognizer.kind import (
     SURE_SUM,
+    cage_sum_range,
     decide,
     killer_probability,
     min_heads,
@@ -753,12 +755,17 @@ CROP_MARGIN = 0.6  # cells of margin around the grid in that crop
 
 def killer_evidence(killer, n: int) -> float:
     """The probability that an n x n grid the killer reader read is a killer (kind.py)."""
-    head_sums = [s.candidates[0] for s in killer.sums if tuple(s.cell) in killer.heads]
+    illegible = set(killer.illegible)
+    legible = [s for s in killer.sums if tuple(s.cell) not in illegible]
+    head_sums = [s.candidates[0] for s in legible if tuple(s.cell) in killer.heads]
     total = numbers_total(sum(top.value for top in head_sums),
-                          sum(s.candidates[0].value for s in killer.sums if not unread(s)), n)
+                          sum(s.candidates[0].value for s in legible if not unread(s)), n)
+    cage_size = {min(cage): len(cage) for cage in regions(killer.walls_right, killer.walls_down)}
+    bounds = [cage_sum_range(cage_size.get(cell, 1), n) for cell in illegible]
     return killer_probability(
         killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
-        total, doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM))
+        total, doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM),
+        unknown=(sum(lo for lo, _ in bounds), sum(hi for _, hi in bounds)))
 
 
 def _killer_as_shown(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray, n: int):

@@ -55,6 +55,13 @@ LEFT_SLACK = 0.15  # text heights a number may start left of where the grid's nu
 TALL_OUTLINE = 1.25  # text heights an outline piece beside a number may reach
 START_PERCENTILE = 20  # where the grid's numbers start: outline pieces are a few heads' first
 SHIFTED = 0.25  # text heights a digit's top or baseline may lie off the number's
+# A piece this share of the cell high may be a digit's top broken off at a hairline: a
+# small face's '1' keeps only its flag above its faint stem (FreeMono at 38-px cells).
+REJOIN_FROM = 0.03
+PIECE = 0.08  # ... while a top piece this high or more is a digit's part anyway
+ROW_GAP = 0.25  # share of the cell between two pieces of one outline's dotted line
+ROW_TALL = 2.0  # ... each at most this many times as tall as the other
+FOOT_WIDER = 1.5  # a '1's foot is this many times as wide as its flag and stem's top
 NUMBER_H, NUMBER_W = 24, 48  # the whole number's normalised image (text height 20 px)
 NUMBER_TEXT = 20
 DASH_LIKE = 1.5  # a bar this much longer than the outline's dashes is no dash of it
@@ -327,14 +334,19 @@ def _rejoined(strong: np.ndarray, weak: np.ndarray, p: int) -> np.ndarray:
     the digit falls into a top piece and a foot. Where, right under a piece, another one
     starts within two pixels and spans half its width or more, and fainter ink bridges
     every row between them, the bridge joins them (the foot may already touch the next
-    digit; the pair cut below separates the two digits again).
+    digit; the pair cut below separates the two digits again). The top piece may be as
+    small as a '1's flag (a small face's hairline stem is fainter than the threshold)
+    when its foot is wider than it and it stands alone (not a dash of the outline's
+    side over the next dash, nor a dot of its top line).
     """
     mask = strong.astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for a in range(1, count):
         x, y, w, h, _ = stats[a]
-        if not 0.08 * p <= h <= 0.42 * p:
+        if not REJOIN_FROM * p <= h <= 0.42 * p:
             continue
+        if h < PIECE * p and _in_a_row(stats, a, p):
+            continue  # a dot of a dotted outline over the number, no digit's flag
         below = labels[y + h:y + h + 3, x:x + w]
         hits = below[(below > 0) & (below != a)]
         if hits.size == 0:
@@ -344,11 +356,26 @@ def _rejoined(strong: np.ndarray, weak: np.ndarray, p: int) -> np.ndarray:
             continue  # the piece below reaches too far down for one line of text
         if (below == b).any(axis=0).sum() < 0.5 * w:
             continue  # a foot spans the digit; a dash of the outline below does not
+        if h < PIECE * p and stats[b][2] < FOOT_WIDER * w:
+            continue  # a dash of the outline's side over the next one: no flag over a foot
         rows = np.flatnonzero((below == b).any(axis=1))
         bridge = weak[y + h - 1:y + h + int(rows[0]) + 1, x:x + w]
         if bridge.any(axis=1).all():
             mask[y + h - 1:y + h + int(rows[0]) + 1, x:x + w] |= bridge.astype(np.uint8)
     return mask
+
+
+def _in_a_row(stats: np.ndarray, a: int, p: int) -> bool:
+    """Whether two other pieces about as small stand level with piece `a`, near it: dots
+    or dashes of an outline's line, where a '1's flag stands alone (the digit beside it
+    is far taller) or beside one other flag ('11')."""
+    x, y, w, h, _ = stats[a]
+    level = 0
+    for b in range(1, len(stats)):
+        bx, by, bw, bh, _ = stats[b]
+        level += b != a and bh <= ROW_TALL * h and _overlap(y, h, by, bh) > 0 \
+            and max(bx - x - w, x - bx - bw) < ROW_GAP * p
+    return level >= 2
 
 
 def _cut_column(mask: np.ndarray) -> int:
