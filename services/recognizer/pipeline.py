@@ -20,7 +20,7 @@ from services.recognizer.cells import (
 from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode, decode_colour, decode_region
 from services.recognizer.errors import RecognitionError
-from services.recognizer.focus import in_focus
+from services.recognizer.focus import focus_views, in_focus
 from services.recognizer.grid import (
     MIN_SCORE,
     NO_GRID,
@@ -664,8 +664,18 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray,
     """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
     a given, not a cage sum in a corner). `features`: read_grid_cells' output, if known."""
     n = lattice.shape[0] - 1
-    features, boxes = features or read_grid_cells(digit_view(gray, lattice), n)
-    probs = load_model().predict_proba(features).reshape(n, n, -1)
+    views = focus_views(straighten(gray, lattice))
+    features, boxes = features or read_grid_cells(views[0], n)
+    model = load_model()
+    probs = model.predict_proba(features)
+    if len(views) > 1:
+        # An out-of-focus grid: its blur is only estimated, so its digits are read at
+        # each plausible sharpening and the readings averaged (focus.py); the boxes, for
+        # telling givens, stay the first view's.
+        more = np.concatenate([read_grid_cells(view, n)[0] for view in views[1:]])
+        probs = np.concatenate([probs, model.predict_proba(more)]).reshape(
+            len(views), -1, probs.shape[-1]).mean(axis=0)
+    probs = probs.reshape(n, n, -1)
     x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
     centred = ((np.abs((x0 + x1) / 2 - 0.5) < CENTRED_ACROSS)
                & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED_DOWN))
