@@ -184,6 +184,9 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     side, the other turned away from the grid: the outline runs on along that edge.
     defocus: a further Gaussian sigma as a share of the grid's cell side (an out-of-focus
     phone blurs by the cell, not by the pixel: a large grid is as soft as a small one).
+    lens_disk: draw that defocus as a lens does, each point spread evenly over a disk (of
+    radius twice the sigma, the same spread), not as a Gaussian: at the same spread its
+    digits read far worse, and a Gaussian unsharp mask does not mend them.
     """
     rng = _np_rng(rng)
     lat = np.asarray(lattice if lattice is not None else img.info["lattice"], dtype=float)

@@ -13,9 +13,9 @@ sharpened by an unsharp mask of that sigma; any other grid is read exactly as be
 That sigma is only an estimate (its rank correlation with the true blur is -0.92 on
 synthetic photos), and a soft digit on the edge between two readings flips with the
 mask: a real 640x480 photo's 8 was read as a 3 (p 0.59) at the estimated sigma, as an 8
-plainly and with a stronger mask. So a soft
-grid is read at several plausible sigmas and strengths (focus_views) and the digit
-model's probabilities averaged over them (pipeline.read_cells).
+plainly and with a stronger mask. So a soft grid is read at several plausible sigmas and
+strengths (focus_views) and the digit model's probabilities averaged over them
+(pipeline.read_cells).
 """
 
 from __future__ import annotations

@@ -627,8 +627,8 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 # found as it is when it lies this much better on the sharpened picture's lines.
 # Synthetic photos defocused by 10 % of a cell (fresh seeds 16 500 000+): the grid placed
 # wrong, on the page's edge or the photo's, lay at 0.19-0.46 and the grid's own lattice
-# found after sharpening at 0.61-0.71; where the plain lattice was right, every other one
-# lay 0.09 or more below it.
+# found after sharpening at 0.61-0.71; where the plain lattice was right, the sharpened
+# picture's own lattice lay 0.09-0.70 below it, or on the same lines.
 SHARPENED_BETTER = 0.1
 
 
