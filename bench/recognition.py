@@ -89,6 +89,9 @@ FAILURE_CLASSES = {
     "photo: shadow beside the grid from a corner": {"spur_shadow": True},
     "photo: out of focus": {"defocus": 0.06},  # sigma 6 % of a cell, large cells too
     "photo: far out of focus": {"defocus": 0.10},  # about as soft as the softest dev photos
+    # A lens's own blur: each point spread over a disk, not a Gaussian; at the same spread
+    # it reads far worse (7 % of a cell: about the softest dev photos' edge sharpness).
+    "photo: lens out of focus": {"defocus": 0.07, "lens_disk": True},
 }
 
 

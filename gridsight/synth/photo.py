@@ -169,7 +169,8 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
                lattice=None, header_frame: bool = False, creases: int = 0,
                stripes: int = 0, exposure: str = "normal",
                corner_shadow: bool = False,
-               spur_shadow: bool = False, defocus: float = 0.0) -> tuple[Image.Image, Truth]:
+               spur_shadow: bool = False, defocus: float = 0.0,
+               lens_disk: bool = False) -> tuple[Image.Image, Truth]:
     """Photograph a rendered puzzle; returns the photo and where its grid went.
 
     curvature: page bend as a share of the page height (0.03 is a mild bend).
@@ -183,6 +184,9 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     side, the other turned away from the grid: the outline runs on along that edge.
     defocus: a further Gaussian sigma as a share of the grid's cell side (an out-of-focus
     phone blurs by the cell, not by the pixel: a large grid is as soft as a small one).
+    lens_disk: draw that defocus as a lens does, each point spread evenly over a disk (of
+    radius twice the sigma, the same spread), not as a Gaussian: at the same spread its
+    digits read far worse, and a Gaussian unsharp mask does not mend them.
     """
     rng = _np_rng(rng)
     lat = np.asarray(lattice if lattice is not None else img.info["lattice"], dtype=float)
@@ -221,7 +225,10 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     if spur_shadow:
         photo *= _spur_shadow(w, h, lat, rng)[..., None]
     photo = _expose(photo, exposure, rng)
-    blur = float(np.hypot(blur, defocus * _cell_side(lat)))
+    if lens_disk and defocus > 0:
+        photo = _lens_blur(photo, 2.0 * defocus * _cell_side(lat))
+    else:
+        blur = float(np.hypot(blur, defocus * _cell_side(lat)))
     if blur > 0:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
     photo += rng.normal(0, noise, photo.shape) if noise > 0 else 0
@@ -230,6 +237,17 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     Image.fromarray(photo).save(buffer, "JPEG", quality=int(jpeg_quality))
     out = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
     return out, Truth(lattice=lat)
+
+
+def _lens_blur(photo: np.ndarray, radius: float) -> np.ndarray:
+    """A lens out of focus: each point spread evenly over a disk of `radius` pixels (a disk
+    of radius 2 sigma spreads as far as a Gaussian of sigma), each kernel pixel covered
+    by the share of its 4x4 sub-pixels inside the disk."""
+    reach = int(np.ceil(radius))
+    sub = (np.arange(-reach * 4, reach * 4 + 4) + 0.5) / 4 - 0.5  # sub-pixel centres
+    inside = (np.hypot(sub[:, None], sub[None, :]) <= radius).astype(np.float32)
+    kernel = inside.reshape(2 * reach + 1, 4, 2 * reach + 1, 4).mean(axis=(1, 3))
+    return cv2.filter2D(photo, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REFLECT)
 
 
 def _cell_side(lattice: np.ndarray) -> float:
