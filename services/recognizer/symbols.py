@@ -444,7 +444,7 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     # letters or two-digit numbers, so a cell with glyphs is blank when they are specks.
     blank = blank_and_digits[..., 0]
     ink = glyph_ink(gray, lattice)
-    cells, touching, looks, looks_given_back, took_ink = {}, set(), {}, {}, set()
+    cells, touching, looks, took_ink, fixed = {}, set(), {}, set(), set()
     for r in range(n):
         for c in range(n):
             cell_ink = ink[r * GLYPH_CELL:(r + 1) * GLYPH_CELL,
@@ -458,7 +458,6 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
                 if given_back is not None:
                     cells[(r, c)].append([_glyph_readings(vectors) for vectors in
                                           glyph_hypotheses(*given_back[:2], as_cut=True)])
-                    looks_given_back[(r, c)] = look_of(*given_back[:2])
                     if given_back[2]:
                         took_ink.add((r, c))
                 if joins_a_line(cell_ink):
@@ -475,13 +474,15 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
         values, specks, as_given_back = _either_reading(convention, n, readings,
                                                         (r, c) in took_ink)
         if as_given_back:
-            # Read as the glyph with its stroke given back (a J whose hook lay on the
-            # line): it looks so too, not like the glyph it lost the stroke to (an I),
-            # which would move it back when the cells are compared.
-            looks[(r, c)] = looks_given_back[(r, c)]
+            # Read as the glyph with a stroke given back from a line (a J its hook's
+            # curve): as cut it looks like the glyph it would be without it (an I), and
+            # comparing the cells' looks would move it there. Its look still stands for
+            # its face (it is still a C's, its terminal on the line), but it is not moved.
+            fixed.add((r, c))
         if (r, c) in touching:
             values = values ** TOUCHING_TEMPER  # some of its stroke may be the line's
         values = values / max(values.sum(), 1e-12) + FLOOR
         probs[r, c, 0] = specks
         probs[r, c, 1:] = (1 - specks) * values / values.sum()
-    return runner_ups_unlike_their_cells(absent_symbols_read_apart(probs, looks), looks), convention
+    return runner_ups_unlike_their_cells(
+        absent_symbols_read_apart(probs, looks, frozenset(fixed)), looks), convention
