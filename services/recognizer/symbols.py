@@ -445,6 +445,7 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     blank = blank_and_digits[..., 0]
     ink = glyph_ink(gray, lattice)
     cells, touching, looks, took_ink, fixed = {}, set(), {}, set(), set()
+    looks_given_back = {}
     for r in range(n):
         for c in range(n):
             cell_ink = ink[r * GLYPH_CELL:(r + 1) * GLYPH_CELL,
@@ -458,6 +459,7 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
                 if given_back is not None:
                     cells[(r, c)].append([_glyph_readings(vectors) for vectors in
                                           glyph_hypotheses(*given_back[:2], as_cut=True)])
+                    looks_given_back[(r, c)] = look_of(*given_back[:2])
                     if given_back[2]:
                         took_ink.add((r, c))
                 if joins_a_line(cell_ink):
@@ -484,5 +486,8 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
         values = values / max(values.sum(), 1e-12) + FLOOR
         probs[r, c, 0] = specks
         probs[r, c, 1:] = (1 - specks) * values / values.sum()
+    # Where looks only confirm readings, a cell read with its stroke given back shows
+    # its look with the stroke: a J among the picture's Js, unlike its Is.
+    confirming = looks | {cell: looks_given_back[cell] for cell in fixed}
     return runner_ups_unlike_their_cells(
-        absent_symbols_read_apart(probs, looks, frozenset(fixed)), looks), convention
+        absent_symbols_read_apart(probs, looks, frozenset(fixed)), confirming), convention
