@@ -203,14 +203,14 @@ def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
                         ) -> tuple[np.ndarray, list[np.ndarray], bool] | None:
     """(the cell's ink, the glyphs `parts`, whether ink the cut left out was joined) with
     the strokes the glyphs may have along a grid line given back, or None when no glyph
-    can have one. A stroke lying on a line
-    is cleared with it: a bold P set high loses its bowl's top (read F), a serif F or E
-    its top arm, and the arm's end serif, cut off from the stem, is dropped as a line's
-    remnant (F read H, E read L). Where a glyph meets a line at two places, or meets it
-    where ink cut off from every glyph hangs from it too, the line between them is given
-    to the glyph. Two glyphs (the digits of "11") are never joined so. A piece too small
-    for a serif counts only close beside the glyph: the ball ending a serif J's hook whose
-    curve lies on the bottom line (the J read I)."""
+    can have one. A stroke lying on a line is cleared with it: a bold P set high loses
+    its bowl's top (read F), a serif F or E its top arm, and the arm's end serif, cut off
+    from the stem, is dropped as a line's remnant (F read H, E read L). Where a glyph
+    meets a line at two places, or meets it where ink cut off from every glyph hangs from
+    it too, the line between them is given to the glyph. Two glyphs (the digits of "11")
+    are never joined so. A piece too small for a serif counts only close beside the
+    glyph: the ball ending a serif J's hook whose curve lies on the bottom line (the J
+    read I)."""
     if not parts:
         return None
     p = ink.shape[0]
@@ -275,8 +275,8 @@ def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
                 # A small piece counts farther off only under the glyph's own span (the
                 # end serif of a serif E's top arm, above its lower arm's end).
                 span = np.flatnonzero(np.rot90(parts[max(ga, gb)], turn).any(axis=0))
-                small = (a0, a1) if sa else (b0, b1)
-                if small[0] < span.min() or small[1] > span.max():
+                end = (a0, a1) if sa else (b0, b1)
+                if end[0] < span.min() or end[1] > span.max():
                     continue
             gap = edge[a1 + 1:b0]
             if top == inside and len(gap) and gap.mean() < ALONG:
