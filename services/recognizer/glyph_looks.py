@@ -66,16 +66,17 @@ def two_looks(looks: np.ndarray) -> tuple[np.ndarray, float] | None:
     return (side, float(across)) if nearest_twin - across >= SPLIT_GAP else None
 
 
-def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np.ndarray]
-                              ) -> np.ndarray:
+def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np.ndarray],
+                              fixed: frozenset = frozenset()) -> np.ndarray:
     """`probs` ((n, n, n+1): blank, 1..n) with the cells of the less sure look of a symbol
     read in two looks moved towards the symbol whose cells they look like (see
-    _look_alike), else towards the absent symbol the model likes best for them."""
+    _look_alike), else towards the absent symbol the model likes best for them. Cells in
+    `fixed` are compared but never moved."""
     n = probs.shape[0]
     out = probs.copy()
     read = {cell: int(np.argmax(probs[cell])) for cell in looks}
     for cell, other in _lookalikes(read, looks).items():
-        if probs[cell][read[cell]] >= WAVERS:
+        if probs[cell][read[cell]] >= WAVERS or cell in fixed:
             continue
         _move(out, [cell], read[cell], other)
         read[cell] = other
@@ -93,7 +94,10 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
                     for k in (0, 1)]
         if np.exp(min(sureness)) >= WAVERS:
             continue  # the model reads both looks surely (a J at two pixel offsets)
-        odd = [cells[i] for i in np.flatnonzero(side == int(np.argmin(sureness)))]
+        odd = [cells[i] for i in np.flatnonzero(side == int(np.argmin(sureness)))
+               if cells[i] not in fixed]
+        if not odd:
+            continue
         other = _look_alike(odd, value, read, looks, across)
         if other is None and absent:
             other = max(absent, key=lambda v: sum(np.log(probs[cell][v]) for cell in odd))

@@ -26,6 +26,7 @@ from services.recognizer.cells import (
     FAINT_LEVEL,
     LINE_RUN,
     MIN_BLOB,
+    _longest_runs,
     cleared_strokes,
     digit_mask,
     features,
@@ -193,18 +194,23 @@ def glyph_hypotheses(ink: np.ndarray, parts: list[np.ndarray] | None = None,
 
 SERIF_DEPTH = 0.08  # ink hanging this far (share of the cell) from a line is a glyph's
 NEAR_EDGE = 0.125  # a glyph meeting a line reaches this near the cell's edge
+SMALL_END = 0.2  # a stroke's end this small (share of MIN_BLOB) hanging from a line ...
+CLOSE_END = 0.25  # ... only this close (share of the cell) to where the glyph meets it
 ALONG = 0.8  # share of the cell's edge row between two meetings that a stroke's edge inks
 
 
 def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
-                        ) -> tuple[np.ndarray, list[np.ndarray]] | None:
-    """(the cell's ink, the glyphs `parts`) with the strokes the glyphs may have along a
-    grid line given back, or None when no glyph can have one. A stroke lying on a line
-    is cleared with it: a bold P set high loses its bowl's top (read F), a serif F or E
-    its top arm, and the arm's end serif, cut off from the stem, is dropped as a line's
-    remnant (F read H, E read L). Where a glyph meets a line at two places, or meets it
-    where ink cut off from every glyph hangs from it too, the line between them is given
-    to the glyph. Two glyphs (the digits of "11") are never joined so."""
+                        ) -> tuple[np.ndarray, list[np.ndarray], bool] | None:
+    """(the cell's ink, the glyphs `parts`, whether ink the cut left out was joined) with
+    the strokes the glyphs may have along a grid line given back, or None when no glyph
+    can have one. A stroke lying on a line is cleared with it: a bold P set high loses
+    its bowl's top (read F), a serif F or E its top arm, and the arm's end serif, cut off
+    from the stem, is dropped as a line's remnant (F read H, E read L). Where a glyph
+    meets a line at two places, or meets it where ink cut off from every glyph hangs from
+    it too, the line between them is given to the glyph. Two glyphs (the digits of "11")
+    are never joined so. A piece too small for a serif counts only close beside the
+    glyph: the ball ending a serif J's hook whose curve lies on the bottom line (the J
+    read I)."""
     if not parts:
         return None
     p = ink.shape[0]
@@ -222,13 +228,18 @@ def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
     out = [part.copy() for part in parts]
     half_width = [int(round(cv2.distanceTransform(part.astype(np.uint8), cv2.DIST_L2, 3).max()))
                   for part in parts]
-    changed = False
+    changed = took_ink = False
     for turn in range(4):  # each side in turn as the top; rot90 views write through
         line_cleared, pieces = np.rot90(cleared, turn), np.rot90(labels, turn)
         # Rows of a line: wiped whole, and mostly ink (the faint edge of a line half a
         # pixel off is wiped too, see cells._clear_edge_lines).
-        rows = np.flatnonzero((line_cleared[:band].sum(axis=1) > LINE_RUN * p / 2)
-                              & ~np.rot90(strokes, turn)[:band].any(axis=1))
+        unstroked = ~np.rot90(strokes, turn)[:band].any(axis=1)
+        rows = np.flatnonzero((line_cleared[:band].sum(axis=1) > LINE_RUN * p / 2) & unstroked)
+        if len(rows):  # the line's faint edge, wiped by its faint run, is the line's too
+            faint_run = _longest_runs(np.rot90(ink, turn)[:band] >= FAINT_LEVEL) > LINE_RUN * p
+            while rows.max() + 1 < band and unstroked[rows.max() + 1] \
+                    and faint_run[rows.max() + 1]:
+                rows = np.append(rows, rows.max() + 1)
         # The line's rows, and the first row below them; none when the line lies beyond
         # the cell and the glyph reaches into it (its arm's edge in the cell's first row).
         top, inside = (rows.min(), rows.max() + 1) if len(rows) else (0, 0)
@@ -241,18 +252,32 @@ def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
             continue
         groups = np.split(columns, np.flatnonzero(
             (np.diff(columns) > 1) | (np.diff(touching[columns]) != 0)) + 1)
-        meets = []  # (first column, last column, glyph or -1, piece) where ink meets the line
-        for group in groups:
-            piece = int(touching[group[0]])
+        meets = []  # (first column, last column, glyph or -1, piece, small) where ink
+        for group in groups:  # meets the line
+            piece, small = int(touching[group[0]]), False
             if owner[piece] < 0:  # a piece hanging from the line, apart from every glyph
                 ys, xs = np.nonzero(pieces == piece)
-                if (stats[piece, 4] < MIN_BLOB * p * p or ys.max() - inside < SERIF_DEPTH * p
-                        or not lo <= xs.mean() <= hi):
+                if not lo <= xs.mean() <= hi:
                     continue
-            meets.append((group[0], group[-1], int(owner[piece]), piece))
-        for (a0, a1, ga, pa), (b0, b1, gb, pb) in zip(meets, meets[1:], strict=False):
+                depth = ys.max() - inside  # rows below the line's first inside row
+                if stats[piece, 4] < MIN_BLOB * p * p or depth < SERIF_DEPTH * p:
+                    # A J's hook ending in a ball just above the line whose curve lies
+                    # on it: too small for a serif, yet a stroke's end when it hangs
+                    # close beside where the glyph meets the line (see below).
+                    if stats[piece, 4] < SMALL_END * MIN_BLOB * p * p or depth < 1:
+                        continue
+                    small = True
+            meets.append((group[0], group[-1], int(owner[piece]), piece, small))
+        for (a0, a1, ga, pa, sa), (b0, b1, gb, pb, sb) in zip(meets, meets[1:], strict=False):
             if ga == gb == -1 or (ga >= 0 and gb >= 0 and ga != gb) or b0 - a1 > 0.5 * p:
                 continue
+            if (sa or sb) and b0 - a1 > CLOSE_END * p:
+                # A small piece counts farther off only under the glyph's own span (the
+                # end serif of a serif E's top arm, above its lower arm's end).
+                span = np.flatnonzero(np.rot90(parts[max(ga, gb)], turn).any(axis=0))
+                end = (a0, a1) if sa else (b0, b1)
+                if end[0] < span.min() or end[1] > span.max():
+                    continue
             gap = edge[a1 + 1:b0]
             if top == inside and len(gap) and gap.mean() < ALONG:
                 continue  # no line wiped, and no stroke's edge along the cell's edge
@@ -266,11 +291,12 @@ def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
             for g, piece in ((ga, pa), (gb, pb)):
                 if g < 0:
                     glyph |= pieces == piece
+                    took_ink = True
             changed = True
     if not changed:
         return None
     given = np.logical_or.reduce(out) & ~np.logical_or.reduce(parts)
-    return np.where(given, np.maximum(ink, 1.0), ink).astype(ink.dtype), out
+    return np.where(given, np.maximum(ink, 1.0), ink).astype(ink.dtype), out, took_ink
 
 
 def _glyph_readings(cut: Cut) -> tuple[np.ndarray, np.ndarray, float]:
@@ -338,20 +364,26 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
 SURE_AS_CUT = 0.99  # a glyph read this surely as cut keeps that reading
 
 
-def _either_reading(convention: str, n: int, readings: list) -> tuple[np.ndarray, float]:
-    """_cell_values of a cell read as cut and, when a grid line may hold a stroke of its
-    glyph, read with that stroke given back (strokes_along_lines): each counts half, as
-    only the glyph model can tell an H set high from a P whose bowl's top is on the line.
-    A glyph read surely as cut keeps its reading (an M set high, its two peaks on the
-    line, is no M with a bar), and whether the cell holds a glyph at all is the cut's
-    say: a stroke given back makes no speck of it."""
+def _either_reading(convention: str, n: int, readings: list, took_ink: bool = False
+                    ) -> tuple[np.ndarray, float, bool]:
+    """(_cell_values of a cell read as cut and, when a grid line may hold a stroke of its
+    glyph, read with that stroke given back (strokes_along_lines), and whether the cell is
+    read as given back): each counts half, as only the glyph model can tell an H set high
+    from a P whose bowl's top is on the line. A glyph read surely as cut keeps its reading
+    (an M set high, its two peaks on the line, is no M with a bar), unless the stroke
+    given back `took_ink` the cut left out and reads another glyph: then the cut read
+    less than the cell holds (a J without its hook's ball reads I at 0.99). Whether the
+    cell holds a glyph at all is the cut's say: a stroke given back makes no speck of it."""
     values, specks = _cell_values(convention, n, readings[0])
-    if len(readings) == 1 or values.max() >= SURE_AS_CUT * max(values.sum(), 1e-12):
-        return values, specks
+    if len(readings) == 1:
+        return values, specks, False
     given_back = _cell_values(convention, n, readings[1])[0]
+    cut, back = int(np.argmax(values)), int(np.argmax(given_back))
+    if values.max() >= SURE_AS_CUT * max(values.sum(), 1e-12) and not (took_ink and back != cut):
+        return values, specks, False
     mixed = (values / max(values.sum(), 1e-12) + given_back / max(given_back.sum(), 1e-12)) / 2
-    return mixed * values.sum(), specks
-
+    read = int(np.argmax(mixed))
+    return mixed * values.sum(), specks, read == back and (took_ink or read != cut)
 
 
 # The cuts the gaps make count in full; another cut (two pieces read as one glyph, a
@@ -412,7 +444,8 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     # letters or two-digit numbers, so a cell with glyphs is blank when they are specks.
     blank = blank_and_digits[..., 0]
     ink = glyph_ink(gray, lattice)
-    cells, touching, looks = {}, set(), {}
+    cells, touching, looks, took_ink, fixed = {}, set(), {}, set(), set()
+    looks_given_back = {}
     for r in range(n):
         for c in range(n):
             cell_ink = ink[r * GLYPH_CELL:(r + 1) * GLYPH_CELL,
@@ -422,10 +455,13 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
             if ways:
                 cells[(r, c)] = [[_glyph_readings(vectors) for vectors in ways]]
                 given_back = strokes_along_lines(cell_ink, parts)
+                looks[(r, c)] = look_of(cell_ink, parts)
                 if given_back is not None:
                     cells[(r, c)].append([_glyph_readings(vectors) for vectors in
-                                          glyph_hypotheses(*given_back, as_cut=True)])
-                looks[(r, c)] = look_of(cell_ink, parts)
+                                          glyph_hypotheses(*given_back[:2], as_cut=True)])
+                    looks_given_back[(r, c)] = look_of(*given_back[:2])
+                    if given_back[2]:
+                        took_ink.add((r, c))
                 if joins_a_line(cell_ink):
                     touching.add((r, c))
     # The convention explaining the most of the glyphs' readings (log of each cell's
@@ -437,10 +473,21 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     probs[..., 0] = blank
     probs[..., 1:] = ((1 - blank) / n)[..., None]
     for (r, c), readings in cells.items():
-        values, specks = _either_reading(convention, n, readings)
+        values, specks, as_given_back = _either_reading(convention, n, readings,
+                                                        (r, c) in took_ink)
+        if as_given_back:
+            # Read as the glyph with a stroke given back from a line (a J its hook's
+            # curve): as cut it looks like the glyph it would be without it (an I), and
+            # comparing the cells' looks would move it there. Its look still stands for
+            # its face (it is still a C's, its terminal on the line), but it is not moved.
+            fixed.add((r, c))
         if (r, c) in touching:
             values = values ** TOUCHING_TEMPER  # some of its stroke may be the line's
         values = values / max(values.sum(), 1e-12) + FLOOR
         probs[r, c, 0] = specks
         probs[r, c, 1:] = (1 - specks) * values / values.sum()
-    return runner_ups_unlike_their_cells(absent_symbols_read_apart(probs, looks), looks), convention
+    # Where looks only confirm readings, a cell read with its stroke given back shows
+    # its look with the stroke: a J among the picture's Js, unlike its Is.
+    confirming = looks | {cell: looks_given_back[cell] for cell in fixed}
+    return runner_ups_unlike_their_cells(
+        absent_symbols_read_apart(probs, looks, frozenset(fixed)), confirming), convention
