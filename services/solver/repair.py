@@ -474,11 +474,13 @@ def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
         outcome, layout, sums = None, None, []
         settle = whole.within(settle_seconds)
         layout_budget = settle
+        cut = False  # layouts were left untried when the budget ran out
         for lp, flipped, cages, heads in layouts:
             if outcome is not None and not isinstance(outcome, str) and \
                     lp + best_cells_lp + best_sum_lp <= outcome.log_prob:
                 break  # no later layout can beat what was found
             if layout_budget.spent():
+                cut = True
                 break
             these_sums = [by_cell[divmod(h, n)] for h in heads]
             found = repair_grid(geo, cells, cages, these_sums, layout_budget)
@@ -492,8 +494,10 @@ def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
                 # Less likely wall layouts rarely beat a unique answer: they get a short
                 # extra time, not the whole limit.
                 layout_budget = settle.within(EXTRA_LAYOUT_SECONDS)
-        if (outcome is None or outcome == "unknown") and settle.spent() \
-                and settle_seconds < time_limit:
+        # "unknown": a search was cut short. A search stops at its share of the work
+        # (deterministic time), which may come a little before the CPU budget is spent.
+        if (outcome == "unknown" or outcome is None and cut) and \
+                settle_seconds < time_limit:
             return unsettled_killer(reading, by_cell, started)
         if not isinstance(outcome, Outcome):
             sums = list(by_cell.values())  # to name the least sure of them
