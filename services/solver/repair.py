@@ -13,7 +13,7 @@ solution, preferring one whose solution is unique:
    most probable solvable reading. The cage sums must add up to the grid's total (405
    for 9x9), so a sum not read at all follows from the others. For killer grids the
    model is first built from the likelier readings only, and as a last resort a sum may
-   take a value none of its candidates has (KILLER_STAGES).
+   take a value none of its candidates has, a doubtful sum before any (KILLER_STAGES).
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
@@ -24,6 +24,10 @@ least confident walls are flipped, one or two at a time, or several at once wher
 cages lie apart (layouts.py), and wall layouts are tried in order of probability. Once
 one layout gives a unique answer, the others get EXTRA_LAYOUT_SECONDS more. Walls are not
 part of the CP-SAT model.
+
+Time: the killer repair's budget (KILLER_SETTLE_SECONDS) counts the CPU time of the
+working thread and CP-SAT's deterministic time, with the time limit as a wall-clock cap
+(budget.py), so that the same reading gets the same answer however busy the machine is.
 
 Readings with probability below PRUNE_PROB are never chosen.
 
@@ -220,18 +224,18 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         return repair_on_layout(geo, cells, cages, sums, budget)
     best: Outcome | None | str = None
     tried = set()
-    for k, (floor, unlisted) in enumerate(KILLER_STAGES):
-        if unlisted and isinstance(best, Outcome):
+    for k, (floor, doubt) in enumerate(KILLER_STAGES):
+        if doubt and isinstance(best, Outcome):
             break
         narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
         size = sum(len(o.values) for o in narrow_cells + narrow_sums)
-        free = sum(may_be_unread(o, unlisted) for o in narrow_sums)
+        free = sum(may_be_unread(o, doubt) for o in narrow_sums)
         if (size, free) in tried:
             continue  # the same options as an earlier stage
         tried.add((size, free))
         last = k == len(KILLER_STAGES) - 1
         found = repair_on_layout(geo, narrow_cells, cages, narrow_sums,
-                                 budget if last else budget.part(0.5), unlisted)
+                                 budget if last else budget.part(0.5), doubt)
         if isinstance(found, Outcome):
             if found.answer.verdict == "unique":
                 return found
@@ -250,8 +254,9 @@ def may_be_unread(o: Options, doubt: float) -> bool:
 
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
                      sums: list[Options], budget: Budget,
-                     unlisted: float = 0.0) -> Outcome | None | str:
-    """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`.
+                     doubt: float = 0.0) -> Outcome | None | str:
+    """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`;
+    a sum whose top candidate is less likely than `doubt` may also take any other value.
 
     Returns an Outcome, None when no reading within the options is solvable, or "unknown"
     when the budget ran out before anything was found.
@@ -298,7 +303,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     sum_choice: list[dict[int, list]] = []
     for cage, o in zip(cages, sums, strict=True):
         costs = {s: option_cost(o, p) for s, p in o.values if reachable(n, len(cage), s)}
-        if may_be_unread(o, unlisted):
+        if may_be_unread(o, doubt):
             # The true sum may be none of those read: any other value, at a high cost.
             far = option_cost(o, UNLISTED_SUM_PROB)
             costs |= {s: far for s in range(1, n * (n + 1) // 2 + 1)
