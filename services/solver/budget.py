@@ -18,10 +18,12 @@ import math
 import time
 from dataclasses import dataclass
 
-# CP-SAT's deterministic time per CPU second of search, measured on the repair's long
-# searches (2.3 on the two-core machine the budgets were set on). A faster machine does
+# CP-SAT's deterministic time per CPU second of search: 1.3-2.3 on the repair's long
+# searches on the two-core machine the budgets were set on. At the low end, a search
+# rarely runs past the CPU time left (at 2.3 the repair of hard handwritten readings
+# overran a 0.8 s budget by up to 0.25 s, and settled none more). A faster machine does
 # more per second: its searches stop sooner in seconds, at the same point in the search.
-WORK_PER_CPU_SECOND = 2.3
+WORK_PER_CPU_SECOND = 1.5
 
 
 @dataclass(frozen=True)
