@@ -13,7 +13,7 @@ solution, preferring one whose solution is unique:
    most probable solvable reading. The cage sums must add up to the grid's total (405
    for 9x9), so a sum not read at all follows from the others. For killer grids the
    model is first built from the likelier readings only, and as a last resort a sum may
-   take a value none of its candidates has (KILLER_STAGES).
+   take a value none of its candidates has, a doubtful sum before any (KILLER_STAGES).
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
@@ -24,6 +24,10 @@ least confident walls are flipped, one or two at a time, or several at once wher
 cages lie apart (layouts.py), and wall layouts are tried in order of probability. Once
 one layout gives a unique answer, the others get EXTRA_LAYOUT_SECONDS more. Walls are not
 part of the CP-SAT model.
+
+Time: the killer repair's budget (KILLER_SETTLE_SECONDS) counts the CPU time of the
+working thread and CP-SAT's deterministic time, with the time limit as a wall-clock cap
+(budget.py), so that the same reading gets the same answer however busy the machine is.
 
 Readings with probability below PRUNE_PROB are never chosen.
 
@@ -54,6 +58,7 @@ from services.contracts import (
     Suspect,
 )
 from services.solver.box_guess import settled_by_digits
+from services.solver.budget import Budget
 from services.solver.cages import reachable
 from services.solver.conflicts import explain_conflicts
 from services.solver.errors import PuzzleError
@@ -65,8 +70,14 @@ from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
 PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
-# Killer repair stages: (readings at least this likely, a sum may take an unread value).
-KILLER_STAGES = ((0.01, False), (0.001, False), (0.001, True), (0.0, False), (0.0, True))
+DOUBTFUL_SUM = 0.99  # a cage sum whose top candidate is less likely than this is in doubt
+EVERY_SUM = 2.0  # as a stage's doubt limit: every sum may take an unread value
+# Killer repair stages: (readings at least this likely, a sum whose top candidate is less
+# likely than this may take a value none of its candidates has). Unread values for the
+# doubtful sums alone come first: a misread sum is nearly always one of them, and that
+# search is far smaller than one where every sum may take any value.
+KILLER_STAGES = ((0.01, 0.0), (0.001, 0.0), (0.001, DOUBTFUL_SUM), (0.001, EVERY_SUM),
+                 (0.0, 0.0), (0.0, EVERY_SUM))
 UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
 MAX_UNIQUE_TRIES = 8
@@ -75,9 +86,9 @@ EXTRA_LAYOUT_SECONDS = 1.5  # search time for other wall layouts once one gives 
 # (needs_review, its doubtful sums as suspects) instead of spending the whole time limit.
 # Readings that settle took at most 0.06 s of CPU (78 killers of 14 styles); with a
 # screenshot read in 0.5-0.7 s, a second here put the unsettled ones (7 % of pictures in
-# progress) over the 1.5 s an answer may take.
+# progress) over the 1.5 s an answer may take. CPU seconds of the working thread, not
+# wall-clock ones: the same reading settles or not whatever the load (budget.py).
 KILLER_SETTLE_SECONDS = 0.8
-DOUBTFUL_SUM = 0.99  # a cage sum whose top candidate is less likely than this is in doubt
 MAX_DOUBTFUL_SUMS = 8
 COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
 UNLISTED_SUM_PROB = 1e-5  # a cage sum none of the read candidates (the last resort)
@@ -200,31 +211,31 @@ def narrowed(options: list[Options], floor: float) -> list[Options]:
 
 
 def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
-                sums: list[Options], deadline: float) -> Outcome | None | str:
+                sums: list[Options], budget: Budget) -> Outcome | None | str:
     """The most probable solvable reading on a fixed cage layout, likely readings first.
 
     For killer cages: many barely possible alternatives (a digit at 1e-4) make the
     search far slower, and the answer rarely needs them. The KILLER_STAGES run in turn,
-    each but the last with at most half the time left, until one gives a unique answer.
+    each but the last with at most half the budget left, until one gives a unique answer.
     Stages that let a sum take a value none of its candidates has run only while no
     solvable reading has been found.
     """
     if not cages:  # classic sudoku: one search over every reading, as it always was
-        return repair_on_layout(geo, cells, cages, sums, deadline)
+        return repair_on_layout(geo, cells, cages, sums, budget)
     best: Outcome | None | str = None
     tried = set()
-    for k, (floor, unlisted) in enumerate(KILLER_STAGES):
-        if unlisted and isinstance(best, Outcome):
+    for k, (floor, doubt) in enumerate(KILLER_STAGES):
+        if doubt and isinstance(best, Outcome):
             break
         narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
         size = sum(len(o.values) for o in narrow_cells + narrow_sums)
-        if (size, unlisted) in tried:
+        free = sum(may_be_unread(o, doubt) for o in narrow_sums)
+        if (size, free) in tried:
             continue  # the same options as an earlier stage
-        tried.add((size, unlisted))
+        tried.add((size, free))
         last = k == len(KILLER_STAGES) - 1
-        until = deadline if last else \
-            time.perf_counter() + (deadline - time.perf_counter()) / 2
-        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums, until, unlisted)
+        found = repair_on_layout(geo, narrow_cells, cages, narrow_sums,
+                                 budget if last else budget.part(0.5), doubt)
         if isinstance(found, Outcome):
             if found.answer.verdict == "unique":
                 return found
@@ -235,13 +246,20 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
     return best
 
 
+def may_be_unread(o: Options, doubt: float) -> bool:
+    """Whether a stage with this doubt limit lets the sum take a value none of its
+    candidates has."""
+    return o.values[0][1] < doubt and not (o.fixed or o.locked)
+
+
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
-                     sums: list[Options], deadline: float,
-                     unlisted: bool = False) -> Outcome | None | str:
-    """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`.
+                     sums: list[Options], budget: Budget,
+                     doubt: float = 0.0) -> Outcome | None | str:
+    """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`;
+    a sum whose top candidate is less likely than `doubt` may also take any other value.
 
     Returns an Outcome, None when no reading within the options is solvable, or "unknown"
-    when time ran out before anything was found.
+    when the budget ran out before anything was found.
     """
     n = geo.size
 
@@ -250,7 +268,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
         cage_list = list(zip(cages, totals, strict=True)) if cages else None
         if cage_list and any(not reachable(n, len(c), t) for c, t in cage_list):
             return GridAnswer("none")
-        return solve_grid(geo, givens, cage_list, deadline - time.perf_counter())
+        return solve_grid(geo, givens, cage_list, budget.wall_left(), work=budget.work())
 
     def score(values: list[int], totals: list[int]) -> float:
         return (sum(log_prob(o, v) for o, v in zip(cells, values, strict=True))
@@ -285,7 +303,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     sum_choice: list[dict[int, list]] = []
     for cage, o in zip(cages, sums, strict=True):
         costs = {s: option_cost(o, p) for s, p in o.values if reachable(n, len(cage), s)}
-        if unlisted and not (o.fixed or o.locked):
+        if may_be_unread(o, doubt):
             # The true sum may be none of those read: any other value, at a high cost.
             far = option_cost(o, UNLISTED_SUM_PROB)
             costs |= {s: far for s in range(1, n * (n + 1) // 2 + 1)
@@ -308,11 +326,13 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     m.minimize(sum(cost))
 
     best_score = None
+    cut_short = False  # a search stopped by the budget proves nothing
     for _ in range(MAX_UNIQUE_TRIES):
         solver = cp_model.CpSolver()
-        solver_parameters(solver, deadline - time.perf_counter())
+        solver_parameters(solver, budget.wall_left(), budget.work())
         status = solver.solve(m)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            cut_short = status == cp_model.UNKNOWN
             break
         values = [next((v for v, z in ch.items() if solver.value(z)), o.best) if ch else o.best
                   for ch, o in zip(cell_choice, cells, strict=True)]
@@ -328,6 +348,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
         if answer.verdict == "unique":
             return Outcome(values, totals, answer, s)
         if answer.verdict != "multiple":
+            cut_short = answer.verdict == "unknown"
             break
         if fallback is None or fallback.answer.verdict != "multiple":
             fallback = Outcome(values, totals, answer, s)
@@ -343,9 +364,9 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
         if not breaking:
             break
         m.add_bool_or(breaking)
-        if time.perf_counter() >= deadline:
+        if budget.spent():
             break
-    if fallback is None and time.perf_counter() >= deadline:
+    if fallback is None and (cut_short or budget.spent()):
         return "unknown"
     return fallback
 
@@ -393,8 +414,9 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
     doubt and the solution is unique; "needs_review" when a reading was changed (see
     `suspects`), a kept reading's runner-up has probability > UNCERTAIN_RUNNER_UP (see
     `uncertain`) or the solution is not unique; "failed" when no reading worked (see
-    `conflicts`). A killer reading that `settle_seconds` of repair do not settle comes back
-    as "needs_review" with its doubtful cage sums as suspects. A box shape the picture only
+    `conflicts`). A killer reading that `settle_seconds` of repair (CPU seconds of the
+    calling thread) do not settle comes back as "needs_review" with its doubtful cage sums
+    as suspects. A box shape the picture only
     guessed (box_confidence < REVIEW_BOX) is reviewed unless the digits settle it
     (box_guess.py).
     """
@@ -426,7 +448,7 @@ def solve_reading(reading: Reading, time_limit: float = 10.0,
 def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
                    settle_seconds: float) -> SolveResult:
     started = time.perf_counter()
-    deadline = started + time_limit
+    whole = Budget.start(time_limit)  # the wall-clock limit, for every kind
     fixed_parts = normalise_fixed(fixed)
     n = reading.size
     box = check_shape(n, reading.box)
@@ -440,7 +462,7 @@ def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
         cells = locked(cells)
 
     if reading.kind == "sudoku":
-        outcome = repair_grid(geo, cells, [], [], deadline)
+        outcome = repair_grid(geo, cells, [], [], whole)
         layout = None
         sums: list[Options] = []
     else:
@@ -455,28 +477,32 @@ def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
         best_cells_lp = argmax_log_prob(cells, [])
         best_sum_lp = sum(log_prob(o, o.best) for o in by_cell.values())
         outcome, layout, sums = None, None, []
-        settle = min(deadline, started + settle_seconds)
-        layout_deadline = settle
+        settle = whole.within(settle_seconds)
+        layout_budget = settle
+        cut = False  # layouts were left untried when the budget ran out
         for lp, flipped, cages, heads in layouts:
             if outcome is not None and not isinstance(outcome, str) and \
                     lp + best_cells_lp + best_sum_lp <= outcome.log_prob:
                 break  # no later layout can beat what was found
-            if time.perf_counter() >= layout_deadline:
+            if layout_budget.spent():
+                cut = True
                 break
             these_sums = [by_cell[divmod(h, n)] for h in heads]
-            found = repair_grid(geo, cells, cages, these_sums, layout_deadline)
+            found = repair_grid(geo, cells, cages, these_sums, layout_budget)
             if found is None or isinstance(found, str):
                 outcome = outcome or found
                 continue
             found.log_prob += lp
             if outcome is None or isinstance(outcome, str) or better(found, outcome):
                 outcome, layout, sums = found, (flipped, cages, walls), these_sums
-            if outcome.answer.verdict == "unique" and layout_deadline == settle:
+            if outcome.answer.verdict == "unique" and layout_budget is settle:
                 # Less likely wall layouts rarely beat a unique answer: they get a short
                 # extra time, not the whole limit.
-                layout_deadline = min(settle, time.perf_counter() + EXTRA_LAYOUT_SECONDS)
-        if (outcome is None or outcome == "unknown") and time.perf_counter() >= settle \
-                and settle < deadline:
+                layout_budget = settle.within(EXTRA_LAYOUT_SECONDS)
+        # "unknown": a search was cut short. A search stops at its share of the work
+        # (deterministic time), which may come a little before the CPU budget is spent.
+        if (outcome == "unknown" or outcome is None and cut) and \
+                settle_seconds < time_limit:
             return unsettled_killer(reading, by_cell, started)
         if not isinstance(outcome, Outcome):
             sums = list(by_cell.values())  # to name the least sure of them

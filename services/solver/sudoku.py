@@ -16,6 +16,7 @@ from functools import lru_cache
 from ortools.sat.python import cp_model
 
 from services.contracts import Verdict
+from services.solver.budget import WORK_PER_CPU_SECOND
 from services.solver.cages import MAX_DIGIT_SETS, digit_sets, reachable, region_sums
 from services.solver.cpsat import CpModel
 from services.solver.grid import Geometry
@@ -46,10 +47,16 @@ class GridAnswer:
     other: Grid | None = None
 
 
-def solver_parameters(solver: cp_model.CpSolver, time_limit: float) -> None:
-    # One worker: on two cores the default portfolio is about ten times slower here.
+def solver_parameters(solver: cp_model.CpSolver, time_limit: float,
+                      work: float | None = None) -> None:
+    """`work`: a limit in CP-SAT's deterministic time as well, so that the search stops at
+    the same point however busy the machine is (budget.py)."""
+    # One worker: on two cores the default portfolio is about ten times slower here. It
+    # also searches on the calling thread, whose CPU time the repair's budget counts.
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    if work is not None:
+        solver.parameters.max_deterministic_time = max(0.001, work)
 
 
 def quick_parameters(solver: cp_model.CpSolver) -> None:
@@ -345,11 +352,11 @@ def thorough_parameters(solver: cp_model.CpSolver) -> None:
     solver.parameters.cp_model_probing_level = 2
 
 
-def enumerate_two(model: OneHotModel, time_limit: float, thorough: bool = False
-                  ) -> GridAnswer:
+def enumerate_two(model: OneHotModel, time_limit: float, thorough: bool = False,
+                  work: float | None = None) -> GridAnswer:
     """Up to two solutions by CP-SAT enumeration, and the verdict they imply."""
     solver = cp_model.CpSolver()
-    solver_parameters(solver, time_limit)
+    solver_parameters(solver, time_limit, work)
     (thorough_parameters if thorough else quick_parameters)(solver)
     solver.parameters.enumerate_all_solutions = True
     callback = _FirstTwo(model)
@@ -363,14 +370,16 @@ def enumerate_two(model: OneHotModel, time_limit: float, thorough: bool = False
 
 
 def solve_grid(geo: Geometry, givens: Grid | None, cages: Cages | None = None,
-               time_limit: float = 10.0, killer_reasoning: bool = True) -> GridAnswer:
+               time_limit: float = 10.0, killer_reasoning: bool = True,
+               work: float | None = None) -> GridAnswer:
     """Verdict and up to two solutions for a sudoku (cages=None) or a killer sudoku.
 
     killer_reasoning=False leaves out implied sums, pointing and the thorough restart: the
-    plain model, whose two witnesses the puzzle generators' seeds were made with.
+    plain model, whose two witnesses the puzzle generators' seeds were made with. `work`:
+    the search's limit in CP-SAT's deterministic time too (the repair's budget, budget.py).
     """
     cands = initial_candidates(givens, geo)
-    return solve_candidates(geo, cands, cages, time_limit, killer_reasoning)
+    return solve_candidates(geo, cands, cages, time_limit, killer_reasoning, work)
 
 
 def implied_sums(geo: Geometry, cages: Cages) -> tuple[Cages, Cages]:
@@ -386,7 +395,8 @@ def implied_sums(geo: Geometry, cages: Cages) -> tuple[Cages, Cages]:
 
 
 def solve_candidates(geo: Geometry, cands: list[int], cages: Cages | None = None,
-                     time_limit: float = 10.0, killer_reasoning: bool = True) -> GridAnswer:
+                     time_limit: float = 10.0, killer_reasoning: bool = True,
+                     work: float | None = None) -> GridAnswer:
     started = time.perf_counter()
     cands = cands.copy()
     like_cages, plain_sums = implied_sums(geo, cages) if cages and killer_reasoning \
@@ -415,11 +425,17 @@ def solve_candidates(geo: Geometry, cands: list[int], cages: Cages | None = None
         model.require(sum(model.value_expr(i) for i in cells) == total)
     left = time_limit - (time.perf_counter() - started)
     if not cages or not killer_reasoning:
-        return enumerate_two(model, left)
+        return enumerate_two(model, left, work=work)
     # Most killers settle within QUICK_KILLER_SECONDS with the quick settings; the rest
-    # start again with the thorough ones.
-    answer = enumerate_two(model, min(left, QUICK_KILLER_SECONDS))
+    # start again with the thorough ones. Within a work budget the quick try is measured
+    # in work too, so that a busy machine does not cut it short.
+    if work is None:
+        answer = enumerate_two(model, min(left, QUICK_KILLER_SECONDS))
+    else:
+        quick = min(work, QUICK_KILLER_SECONDS * WORK_PER_CPU_SECOND)
+        answer = enumerate_two(model, left, work=quick)
+        work -= quick
     left = time_limit - (time.perf_counter() - started)
-    if answer.verdict != "unknown" or left <= 0:
+    if answer.verdict != "unknown" or left <= 0 or (work is not None and work <= 0):
         return answer
-    return enumerate_two(model, left, thorough=True)
+    return enumerate_two(model, left, thorough=True, work=work)

@@ -37,10 +37,12 @@ def test_unsettled_repair_stops_early_and_names_doubtful_sums():
     # below), two in three cannot.
     data, _, _, info = screenshot(22, "app")
     reading = _misread_sums(recognize(data, "killer"), info["sums"], keep_every=3)
-    started = time.perf_counter()
+    # The budget counts the solving thread's CPU time (budget.py): so does the test, which
+    # a busy CI machine then does not slow.
+    started = time.thread_time()
     result = solve_reading(reading, time_limit=10.0)
-    elapsed = time.perf_counter() - started
-    assert elapsed < KILLER_SETTLE_SECONDS + 3.0  # not the 10 s limit (margin: busy CI)
+    elapsed = time.thread_time() - started
+    assert elapsed < KILLER_SETTLE_SECONDS + 1.5  # not the 10 s limit
     assert result.status == "needs_review"
     assert result.solution is None
     assert result.suspects and all(s.what == "cage_sum" for s in result.suspects)
@@ -54,15 +56,16 @@ def test_half_the_sums_misread_is_never_answered_as_solved():
     # Settled or not within the budget, so much doubt goes to a person.
     data, _, _, info = screenshot(22, "app")
     reading = _misread_sums(recognize(data, "killer"), info["sums"], keep_every=2)
-    started = time.perf_counter()
+    started = time.thread_time()
     result = solve_reading(reading, time_limit=10.0)
-    assert time.perf_counter() - started < KILLER_SETTLE_SECONDS + 3.0
+    assert time.thread_time() - started < KILLER_SETTLE_SECONDS + 1.5
     assert result.status == "needs_review"
 
 
 def test_a_reading_that_settles_is_still_solved_within_the_budget():
     data, _, solution, _ = screenshot(22, "app")
-    started = time.perf_counter()
-    result = solve_reading(recognize(data, "killer"))
+    reading = recognize(data, "killer")
+    started = time.thread_time()
+    result = solve_reading(reading)
     assert result.solution == solution and result.verdict == "unique"
-    assert time.perf_counter() - started < KILLER_SETTLE_SECONDS + 3.0
+    assert time.thread_time() - started < KILLER_SETTLE_SECONDS
