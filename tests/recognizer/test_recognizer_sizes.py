@@ -54,6 +54,15 @@ def assert_solved_exactly(reading, givens, solution):
     return result
 
 
+def assert_cells_read_and_solved(data: bytes, givens, solution, cells, value: int) -> None:
+    """The picture's given `value` at each of `cells` is read as such, and it is solved."""
+    reading = recognize(data)
+    read = read_digits(reading)
+    for cell in cells:
+        assert givens[cell[0]][cell[1]] == value and read[cell] == value
+    assert_solved_exactly(reading, givens, solution)
+
+
 @pytest.mark.parametrize(("size", "box", "style", "seed"), [
     (4, (2, 2), "screenshot", 1),
     (6, (2, 3), "app", 2),
@@ -583,11 +592,7 @@ def test_a_line_wider_than_the_edge_band_is_cleared_at_its_own_width(seed, photo
 ])
 def test_a_two_digit_number_is_read_as_its_two_digits(seed, cells, value):
     data, givens, solution = held_out_picture(16, (4, 4), seed, "digits", photo=False)
-    reading = recognize(data)
-    read = read_digits(reading)
-    for cell in cells:
-        assert givens[cell[0]][cell[1]] == value and read[cell] == value
-    assert_solved_exactly(reading, givens, solution)
+    assert_cells_read_and_solved(data, givens, solution, cells, value)
 
 
 def test_a_short_piece_joined_as_a_serif_is_also_read_apart():
@@ -661,11 +666,7 @@ def serif_letters_picture(font_name, seed):
 ])
 def test_a_stroke_end_too_small_for_a_serif_still_gives_its_stroke_back(font, seed, cells, value):
     data, givens, solution = serif_letters_picture(font, seed)
-    reading = recognize(data)
-    read = read_digits(reading)
-    for cell in cells:
-        assert givens[cell[0]][cell[1]] == value and read[cell] == value
-    assert_solved_exactly(reading, givens, solution)
+    assert_cells_read_and_solved(data, givens, solution, cells, value)
 
 
 def test_a_small_stroke_end_counts_only_near_its_glyph():

@@ -56,3 +56,18 @@ def killer_reading(puzzle: KillerPuzzle) -> tuple[Reading, dict]:
     reading = Reading(kind="killer", size=n, cells=cells, walls_right=right, walls_down=down,
                       cage_sums=sums)
     return reading, owner
+
+
+def misread_two_sums(reading: Reading, rng: random.Random) -> set[tuple[int, int]]:
+    """Misreads two of a killer reading's sums in place: one whose true value is none of
+    its candidates (a digit lost in a photo), one whose true value is the runner-up, so
+    the grid total cannot pin the first down alone. Returns the two sums' cells."""
+    first, second = rng.sample(range(len(reading.cage_sums)), 2)
+    s = reading.cage_sums[first]
+    reading.cage_sums[first] = CageSumReading(cell=s.cell, candidates=[
+        SumCandidate(value=v, prob=p) for v, p in ((45, 0.5), (0, 0.3), (44, 0.2))])
+    t = reading.cage_sums[second]
+    right = t.candidates[0].value
+    reading.cage_sums[second] = CageSumReading(cell=t.cell, candidates=[
+        SumCandidate(value=right + 1, prob=0.7), SumCandidate(value=right, prob=0.3)])
+    return {tuple(s.cell), tuple(t.cell)}

@@ -7,7 +7,7 @@ import random
 import time
 
 import pytest
-from solver_readings import killer_reading
+from solver_readings import killer_reading, misread_two_sums
 
 from gridsight.synth.puzzles import make_killer
 from services.contracts import CageSumReading, SumCandidate
@@ -25,15 +25,7 @@ def two_sums_misread(seed: int):
         SumCandidate(value=s.candidates[0].value, prob=0.999),
         SumCandidate(value=s.candidates[0].value + 10, prob=0.001)])
         for s in reading.cage_sums]
-    first, second = rng.sample(range(len(reading.cage_sums)), 2)
-    s = reading.cage_sums[first]
-    reading.cage_sums[first] = CageSumReading(cell=s.cell, candidates=[
-        SumCandidate(value=v, prob=p) for v, p in ((45, 0.5), (0, 0.3), (44, 0.2))])
-    t = reading.cage_sums[second]
-    right = t.candidates[0].value
-    reading.cage_sums[second] = CageSumReading(cell=t.cell, candidates=[
-        SumCandidate(value=right + 1, prob=0.7), SumCandidate(value=right, prob=0.3)])
-    return reading, truth, {tuple(s.cell), tuple(t.cell)}
+    return reading, truth, misread_two_sums(reading, rng)
 
 
 @pytest.mark.parametrize("seed", [11, 13, 15])

@@ -10,6 +10,7 @@ from solver_readings import (
     confident_cell,
     killer_reading,
     misread_cell,
+    misread_two_sums,
     sudoku_reading,
 )
 
@@ -188,20 +189,13 @@ def test_a_cage_sum_none_of_whose_candidates_is_true_is_found(seed):
     rng = random.Random(seed)
     puzzle, truth = make_killer(rng, 9)
     reading, _ = killer_reading(puzzle)
-    first, second = rng.sample(range(len(reading.cage_sums)), 2)
-    s = reading.cage_sums[first]
-    reading.cage_sums[first] = CageSumReading(cell=s.cell, candidates=[
-        SumCandidate(value=v, prob=p) for v, p in ((45, 0.5), (0, 0.3), (44, 0.2))])
-    t = reading.cage_sums[second]
-    right = t.candidates[0].value
-    reading.cage_sums[second] = CageSumReading(cell=t.cell, candidates=[
-        SumCandidate(value=right + 1, prob=0.7), SumCandidate(value=right, prob=0.3)])
+    misread = misread_two_sums(reading, rng)
     # This deep repair takes seconds: past the default settle time a killer reading is
     # handed to a person instead (test_killer_budget.py), so it is given the whole limit.
     result = solve_reading(reading, settle_seconds=10.0)
     assert result.solution == truth and result.verdict == "unique"
-    assert {(x.what, x.row, x.col) for x in result.suspects} == {("cage_sum", *s.cell),
-                                                                 ("cage_sum", *t.cell)}
+    assert {(x.what, x.row, x.col) for x in result.suspects} == {
+        ("cage_sum", *cell) for cell in misread}
 
 
 def test_killer_reading_without_walls_is_refused():
