@@ -104,6 +104,13 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(grid corners, (n+1)^2 line intersections, fit) as _located finds them, ruled
+    finer where a lattice of another side has light lines through its cells (see
+    _ruled_finer_by_light_lines)."""
+    return _ruled_finer_by_light_lines(gray, _located(gray))
+
+
+def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """(grid corners, (n+1)^2 line intersections, how well the lattice lies on the lines)
     in `gray`'s pixels; n is the grid's side.
 
@@ -391,6 +398,41 @@ def _lines_clearer(ink: np.ndarray, light: np.ndarray, nine: np.ndarray) -> bool
     """Whether the smaller light lattice's lines stand out of its cells' ink clearly more
     than the 9x9 lattice's do (see LINES_CLEARER)."""
     return _standing_out(ink, light) >= _standing_out(ink, nine) + LINES_CLEARER
+
+
+# Sides a lattice of another side may be ruled into by light thin lines the outline's
+# count (shape.grid_size) missed: the box lines of an 8x8 (2x4 boxes) or a 16x16 (4x4)
+# make a 4x4 lattice lying on the binarized ink from GOOD_FIT up, its cells' middles on
+# the thin lines. FINER_SIDES are the sudoku sides above 9 and 8.
+FINER_SIDES = (8, 12, 16)
+
+
+def _ruled_finer_by_light_lines(gray: np.ndarray, found):
+    """`found` (corners, lattice, fit), or the finer lattice in the same outline whose
+    lines stand clearly more out of its cells' ink than found's (see LINES_CLEARER), on
+    the binarized ink with the faint thin lines. Only for sides other than 9: a 9x9
+    reading is left as it is."""
+    corners, lattice, fit = found
+    side = lattice.shape[0] - 1
+    if side == SIZE:
+        return found
+    binary = binarize(gray)
+    lines = faint_lines(gray)
+    ink = binary | lines
+    bar = _standing_out(ink, lattice) + LINES_CLEARER
+    best = found
+    for finer in FINER_SIDES:
+        if finer <= side or finer % side:
+            continue
+        traced = _lattice_in(binary, corners, finer, lambda: (lines, ink))
+        options = [even_lattice(corners, finer)]
+        if traced is not None:
+            options.append(traced[1])
+        for option in options:
+            out = _standing_out(ink, option)
+            if out >= bar:
+                best, bar = (corners_of(option), option, lattice_fit(binary, option)), out
+    return best
 
 
 def _encloses(corners: np.ndarray, side: int, inner: np.ndarray,
