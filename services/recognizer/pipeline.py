@@ -409,9 +409,9 @@ FINER_SIDES = (8, 12, 16)
 
 def _ruled_finer_by_light_lines(gray: np.ndarray, found):
     """`found` (corners, lattice, fit), or the finer lattice in the same outline whose
-    lines stand clearly more out of its cells' ink than found's (see LINES_CLEARER), on
-    the binarized ink with the faint thin lines. Only for sides other than 9: a 9x9
-    reading is left as it is."""
+    lines stand clearly more out of its cells' ink than found's (see LINES_CLEARER), or
+    stand out at all where found's do not, on the binarized ink with the faint thin
+    lines. Only for sides other than 9: a 9x9 reading is left as it is."""
     corners, lattice, fit = found
     side = lattice.shape[0] - 1
     if side == SIZE:
@@ -419,7 +419,12 @@ def _ruled_finer_by_light_lines(gray: np.ndarray, found):
     binary = binarize(gray)
     lines = faint_lines(gray)
     ink = binary | lines
-    bar = _standing_out(ink, lattice) + LINES_CLEARER
+    coarse = _standing_out(ink, lattice)
+    bar = coarse + LINES_CLEARER
+    if coarse < 0:
+        # A line through the cells' middles lies on more ink than the lattice's own
+        # weakest line: a finer lattice whose lines stand out at all is the grid.
+        bar = min(bar, 0.0)
     best = found
     for finer in FINER_SIDES:
         if finer <= side or finer % side:
@@ -430,7 +435,7 @@ def _ruled_finer_by_light_lines(gray: np.ndarray, found):
             options.append(traced[1])
         for option in options:
             out = _standing_out(ink, option)
-            if out >= bar:
+            if out > bar:
                 best, bar = (corners_of(option), option, lattice_fit(binary, option)), out
     return best
 

@@ -708,13 +708,13 @@ def test_light_8x8_whose_lines_stand_out_beats_a_9x9_over_the_page_text(seed):
     assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 8, (2, 4))
 
 
-@pytest.mark.parametrize("seed", [30700004, 30700007])
+@pytest.mark.parametrize("seed", [30700004, 30700007, 30700013])
 def test_light_thin_lines_through_a_4x4_lattice_rule_it_into_the_8x8(seed):
     """Only the box lines of an 8x8 (2x4 boxes) with lighter thin lines count as rules:
-    the outline is counted as 4x4, its lattice lies on the box lines (0.84, 0.90) and
+    the outline is counted as 4x4, its lattice lies on the box lines (0.84-0.90) and
     the 8x8 is never traced. The thin lines run through the 4x4 cells' middles, busier
     than its weakest line; the 8x8 lattice in the same outline stands out of its cells'
-    ink clearly more, and wins."""
+    ink clearly more, or (30700013: -0.07 against 0.06) at all while the 4x4 does not."""
     data, givens, solution = lighter_lined_photo(seed)
     reading = recognize(data)
     assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 8, (2, 4))
