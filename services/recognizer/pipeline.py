@@ -382,7 +382,7 @@ def _pitch_misses(ink: np.ndarray, nine: np.ndarray, light: np.ndarray) -> bool:
 # text or the wrong pitch has a weakest line close to, or below, its busiest middle line:
 # a 9x9 lattice over a light 8x8 grid and the text under it measured 0.01 and -0.21
 # (weakest line less busiest middle), the 8x8 lattice 0.25 and 0.08 while lying below
-# GOOD_FIT (0.85, 0.77) and only 0.17 better than the 9x9 one overall. Judged on the
+# GOOD_FIT (0.85, 0.77) and only 0.15-0.17 better than the 9x9 one overall. Judged on the
 # same ink, the smaller light lattice wins when it stands out this much more.
 LINES_CLEARER = 0.15
 
@@ -401,9 +401,9 @@ def _lines_clearer(ink: np.ndarray, light: np.ndarray, nine: np.ndarray) -> bool
 
 
 # Sides a lattice of another side may be ruled into by light thin lines the outline's
-# count (shape.grid_size) missed: the box lines of an 8x8 (2x4 boxes) or a 16x16 (4x4)
-# make a 4x4 lattice lying on the binarized ink from GOOD_FIT up, its cells' middles on
-# the thin lines. FINER_SIDES are the sudoku sides above 9 and 8.
+# count (shape.grid_size) missed: the box lines of an 8x8 (2x4 boxes) make a 4x4 lattice
+# lying on the binarized ink from GOOD_FIT up, its cells' middles on the thin lines.
+# (A 16x16's light thin lines, closer together, were found too broken to stand out.)
 FINER_SIDES = (8, 12, 16)
 
 
