@@ -104,6 +104,13 @@ def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(grid corners, (n+1)^2 line intersections, fit) as _located finds them, ruled
+    finer where a lattice of another side has light lines through its cells (see
+    _ruled_finer_by_light_lines)."""
+    return _ruled_finer_by_light_lines(gray, _located(gray))
+
+
+def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """(grid corners, (n+1)^2 line intersections, how well the lattice lies on the lines)
     in `gray`'s pixels; n is the grid's side.
 
@@ -121,7 +128,8 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     from the outlines it always was, unless another side fits its lines clearly. A
     smaller grid of light lines lying below GOOD_FIT wins over a 9x9 lattice lying below
     it too when it lies clearly better, or better with every line on ink while the 9x9
-    one runs a line over blank paper (see OFF_LINE).
+    one runs a line over blank paper (see OFF_LINE), or better with its lines standing
+    clearly more out of its cells' ink than the 9x9 one's (see LINES_CLEARER).
     """
     seen_any = False
     best, best_fit = None, -1.0
@@ -233,6 +241,9 @@ def located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     if light is not None and best is not None and best[1].shape[0] - 1 == SIZE and \
             light[2] > best_fit and _pitch_misses(line_ink(0)[1], best[1], light[1]):
         return light  # lying better, and line by line: the 9x9 has lines on blank paper
+    if light is not None and best is not None and best[1].shape[0] - 1 == SIZE and \
+            light[2] > best_fit and _lines_clearer(line_ink(0)[1], light[1], best[1]):
+        return light  # lying better, its lines standing clearly out of its cells' ink
     if weak is not None and best is not None and weak[2] >= best_fit + CLEARLY_BETTER_FIT:
         # Far out of focus, a grid's thin lines blur into the paper: its own outline scores
         # weakly, and the sheet's edge, scoring well, would win lying on the lines far worse.
@@ -364,6 +375,69 @@ def _pitch_misses(ink: np.ndarray, nine: np.ndarray, light: np.ndarray) -> bool:
     smaller light lattice lies on ink (binarized or faint, widened as widened_fit does)."""
     return bool(widened_line_fits(ink, nine).min() < OFF_LINE
                 and widened_line_fits(ink, light).min() >= ON_LINE)
+
+
+# However light a grid's lines are, each lies on more ink than any line through the middle
+# of its cells (digits only cross those here and there). A lattice traced over a page's
+# text or the wrong pitch has a weakest line close to, or below, its busiest middle line:
+# a 9x9 lattice over a light 8x8 grid and the text under it measured 0.01 and -0.21
+# (weakest line less busiest middle), the 8x8 lattice 0.25 and 0.08 while lying below
+# GOOD_FIT (0.85, 0.77) and only 0.15-0.17 better than the 9x9 one overall. Judged on the
+# same ink, the smaller light lattice wins when it stands out this much more.
+LINES_CLEARER = 0.15
+
+
+def _standing_out(ink: np.ndarray, lattice: np.ndarray) -> float:
+    """The lattice's weakest line on ink less its busiest line through the cells' middles
+    (widened as widened_fit widens the ink)."""
+    return float(widened_line_fits(ink, lattice).min()
+                 - widened_line_fits(ink, midlines(lattice)).max())
+
+
+def _lines_clearer(ink: np.ndarray, light: np.ndarray, nine: np.ndarray) -> bool:
+    """Whether the smaller light lattice's lines stand out of its cells' ink clearly more
+    than the 9x9 lattice's do (see LINES_CLEARER)."""
+    return _standing_out(ink, light) >= _standing_out(ink, nine) + LINES_CLEARER
+
+
+# Sides a lattice of another side may be ruled into by light thin lines the outline's
+# count (shape.grid_size) missed: the box lines of an 8x8 (2x4 boxes) make a 4x4 lattice
+# lying on the binarized ink from GOOD_FIT up, its cells' middles on the thin lines.
+# (A 16x16's light thin lines, closer together, were found too broken to stand out.)
+FINER_SIDES = (8, 12, 16)
+
+
+def _ruled_finer_by_light_lines(gray: np.ndarray, found):
+    """`found` (corners, lattice, fit), or the finer lattice in the same outline whose
+    lines stand clearly more out of its cells' ink than found's (see LINES_CLEARER), or
+    stand out at all where found's do not, on the binarized ink with the faint thin
+    lines. Only for sides other than 9: a 9x9 reading is left as it is."""
+    corners, lattice, fit = found
+    side = lattice.shape[0] - 1
+    if side == SIZE:
+        return found
+    binary = binarize(gray)
+    lines = faint_lines(gray)
+    ink = binary | lines
+    coarse = _standing_out(ink, lattice)
+    bar = coarse + LINES_CLEARER
+    if coarse < 0:
+        # A line through the cells' middles lies on more ink than the lattice's own
+        # weakest line: a finer lattice whose lines stand out at all is the grid.
+        bar = min(bar, 0.0)
+    best = found
+    for finer in FINER_SIDES:
+        if finer <= side or finer % side:
+            continue
+        traced = _lattice_in(binary, corners, finer, lambda: (lines, ink))
+        options = [even_lattice(corners, finer)]
+        if traced is not None:
+            options.append(traced[1])
+        for option in options:
+            out = _standing_out(ink, option)
+            if out > bar:
+                best, bar = (corners_of(option), option, lattice_fit(binary, option)), out
+    return best
 
 
 def _encloses(corners: np.ndarray, side: int, inner: np.ndarray,

@@ -695,3 +695,27 @@ def test_a_small_stroke_end_counts_only_near_its_glyph():
     near[41:45, 34:38] = 0.0
     near[41:45, 24:28] = 1.0  # 6 px off: the I's stroke end, as the J's above
     assert strokes_along_lines(near, glyph_masks(near)) is not None
+
+
+@pytest.mark.parametrize("seed", [114, 30700032])
+def test_light_8x8_whose_lines_stand_out_beats_a_9x9_over_the_page_text(seed):
+    """The 8x8's lighter thin lines binarize in part: its lattice lies below GOOD_FIT
+    (0.85, 0.77) and only 0.17 better than a 9x9 lattice traced over the grid's lower
+    rows and the page's text. Judged on the same ink, every 8x8 line lies on more ink than
+    any line through its cells' middles, while the 9x9 lattice has a middle line on the
+    text nearly as busy as its weakest line, or busier (see LINES_CLEARER)."""
+    data, givens, solution = lighter_lined_photo(seed)
+    reading = recognize(data)
+    assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 8, (2, 4))
+
+
+@pytest.mark.parametrize("seed", [30700004, 30700007, 30700013])
+def test_light_thin_lines_through_a_4x4_lattice_rule_it_into_the_8x8(seed):
+    """Only the box lines of an 8x8 (2x4 boxes) with lighter thin lines count as rules:
+    the outline is counted as 4x4, its lattice lies on the box lines (0.84-0.90) and
+    the 8x8 is never traced. The thin lines run through the 4x4 cells' middles, busier
+    than its weakest line; the 8x8 lattice in the same outline stands out of its cells'
+    ink clearly more, or (30700013: -0.07 against 0.06) at all while the 4x4 does not."""
+    data, givens, solution = lighter_lined_photo(seed)
+    reading = recognize(data)
+    assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 8, (2, 4))
