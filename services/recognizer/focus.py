@@ -78,12 +78,14 @@ def focus_views(straight: np.ndarray) -> list[np.ndarray]:
     gray = straight.astype(np.float32)
     # A picture with no edges at all (sharpness near 0) would ask for an endless mask.
     sigma = SIGMA_PER_SOFTNESS / max(sharpness, 0.05)
-    views = []
-    for scale in sorted(SIGMA_SCALES, key=lambda s: s != 1.0):
-        detail = gray - cv2.GaussianBlur(gray, (0, 0), scale * sigma)
-        views += [np.clip(gray + amount * detail, 0, 255).astype(np.uint8)
-                  for amount in AMOUNTS]
-    return views
+    return [_unsharp(gray, scale * sigma, amount)
+            for scale in sorted(SIGMA_SCALES, key=lambda s: s != 1.0) for amount in AMOUNTS]
+
+
+def _unsharp(gray: np.ndarray, sigma: float, amount: float) -> np.ndarray:
+    """`gray` (float32) with `amount` times its detail finer than `sigma` added (uint8)."""
+    detail = gray - cv2.GaussianBlur(gray, (0, 0), sigma)
+    return np.clip(gray + amount * detail, 0, 255).astype(np.uint8)
 
 
 # A whole picture (at the working size, table and page around the grid included) this soft
@@ -99,6 +101,4 @@ def sharpened_picture(gray: np.ndarray) -> np.ndarray | None:
     sharpness = edge_sharpness(gray)
     if sharpness >= SOFT_PICTURE:
         return None
-    picture = gray.astype(np.float32)
-    detail = picture - cv2.GaussianBlur(picture, (0, 0), SIGMA_PER_SOFTNESS / max(sharpness, 0.05))
-    return np.clip(picture + AMOUNT * detail, 0, 255).astype(np.uint8)
+    return _unsharp(gray.astype(np.float32), SIGMA_PER_SOFTNESS / max(sharpness, 0.05), AMOUNT)
