@@ -82,8 +82,8 @@ def _clear_border_lines(strokes: np.ndarray, by_runs: bool = False) -> np.ndarra
     out = strokes.copy()
     for edge in (slice(0, band), slice(p - band, p)):
         if by_runs:
-            rows = np.flatnonzero(_longest_runs(strokes[edge, :]) > LINE_RUN * p) + edge.start
-            cols = np.flatnonzero(_longest_runs(strokes[:, edge].T) > LINE_RUN * p) + edge.start
+            rows = np.flatnonzero(longest_runs(strokes[edge, :]) > LINE_RUN * p) + edge.start
+            cols = np.flatnonzero(longest_runs(strokes[:, edge].T) > LINE_RUN * p) + edge.start
         else:
             rows = np.flatnonzero(strokes[edge, :].mean(axis=1) > 0.6) + edge.start
             cols = np.flatnonzero(strokes[:, edge].mean(axis=0) > 0.6) + edge.start
@@ -108,7 +108,7 @@ def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     faint = ink >= FAINT_LEVEL
     out = strokes.copy()
     for turn in range(4):  # each side in turn as the top; rot90 views write through
-        runs = _longest_runs(np.rot90(faint, turn)[:wide]) > LINE_RUN * p
+        runs = longest_runs(np.rot90(faint, turn)[:wide]) > LINE_RUN * p
         # A line is as wide as it is: past the fixed band, its rows go on while they
         # still hold the run (a heavy line's edge row, stroke-dark only where a glyph
         # touches it, was read with the glyph as a speck: an 8 set high read blank).
@@ -119,7 +119,7 @@ def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     return out
 
 
-def _longest_runs(lines: np.ndarray) -> np.ndarray:
+def longest_runs(lines: np.ndarray) -> np.ndarray:
     """Length of the longest run of nonzero pixels in each row of `lines`."""
     steps = np.diff(np.pad(lines.astype(np.int8), ((0, 0), (1, 1))), axis=1)
     rows, starts = np.nonzero(steps == 1)  # row-major: each run's start pairs its end

@@ -26,11 +26,11 @@ from services.recognizer.cells import (
     FAINT_LEVEL,
     LINE_RUN,
     MIN_BLOB,
-    _longest_runs,
     cleared_strokes,
     digit_mask,
     features,
     ink_map,
+    longest_runs,
     normalise_cell,
     read_grid_cells,
     straighten,
@@ -236,7 +236,7 @@ def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
         unstroked = ~np.rot90(strokes, turn)[:band].any(axis=1)
         rows = np.flatnonzero((line_cleared[:band].sum(axis=1) > LINE_RUN * p / 2) & unstroked)
         if len(rows):  # the line's faint edge, wiped by its faint run, is the line's too
-            faint_run = _longest_runs(np.rot90(ink, turn)[:band] >= FAINT_LEVEL) > LINE_RUN * p
+            faint_run = longest_runs(np.rot90(ink, turn)[:band] >= FAINT_LEVEL) > LINE_RUN * p
             while rows.max() + 1 < band and unstroked[rows.max() + 1] \
                     and faint_run[rows.max() + 1]:
                 rows = np.append(rows, rows.max() + 1)
