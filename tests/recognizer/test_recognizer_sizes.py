@@ -713,3 +713,17 @@ def test_light_thin_lines_through_a_4x4_lattice_rule_it_into_the_8x8(seed):
     reading = recognize(data)
     assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 8, (2, 4))
 
+
+@pytest.mark.parametrize(("size", "box", "seed", "convention"), [
+    (16, (4, 4), 41800002, "digits"),  # counted 4x4 on its box lines, lying at 0.96
+    (12, (3, 4), 41700001, "hex"),  # its 4x4 count lay at 0.74; refined, nine of its rows
+])
+def test_light_cell_lines_of_a_large_grid_are_counted_row_by_row(size, box, seed, convention):
+    """The light grey cell lines of a photographed 12x12 or 16x16 lie a few grey levels
+    below the paper: lost to the binarization and the faint lines alike, only the box
+    lines counted, as a 4x4 grid (or none). Each cell line darkens its whole row's median
+    while digits darken only part of theirs: counted row by row, every rule is there."""
+    data, givens, solution = lighter_lined_photo(seed, size, box, convention)
+    reading = recognize(data)
+    assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", size, box)
+    assert_right_or_reviewed(reading, givens, solution)
