@@ -39,7 +39,7 @@ from gridsight.synth.fonts import digit_fonts  # noqa: E402
 from gridsight.synth.grids import random_solution  # noqa: E402
 from gridsight.synth.photo import jpeg_with_orientation, photograph  # noqa: E402
 from gridsight.synth.puzzles import made_unique  # noqa: E402
-from gridsight.synth.render import STYLES, render_sudoku  # noqa: E402
+from gridsight.synth.render import LIGHT_LINED, STYLES, Style, render_sudoku  # noqa: E402
 from gridsight.training.digits import expected_calibration_error  # noqa: E402
 from services.contracts import Reading  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
@@ -263,10 +263,10 @@ SIZE_SETS = [(4, (2, 2), ("digits",)), (6, (2, 3), ("digits",)), (6, (3, 2), ("d
 
 
 def sizes_set(size: int, box: tuple[int, int], conventions, photo: bool, count: int,
-              seed0: int):
+              seed0: int, style: Style | None = None):
     """(name, bytes, givens, box, convention) of grids of another side, in fonts held out
     of the digit model (Lato) and of the symbol model (its held-out families, in its
-    held-out style for the grids above 9)."""
+    held-out style for the grids above 9), or all in `style`."""
     from gridsight.synth.puzzles import make_sudoku
     from gridsight.training.digits import held_out_fonts
     from gridsight.training.symbols import HELD_OUT_STYLE, font_split
@@ -277,8 +277,8 @@ def sizes_set(size: int, box: tuple[int, int], conventions, photo: bool, count: 
         rng = random.Random(seed)
         convention = conventions[i % len(conventions)]
         givens, _ = make_sudoku(rng, size, box)
-        style = rng.choice(sorted(STYLES)) if size <= 9 else HELD_OUT_STYLE
-        image = render_sudoku(givens, font=rng.choice(fonts), style=style, box=box,
+        drawn = rng.choice(sorted(STYLES)) if size <= 9 else HELD_OUT_STYLE
+        image = render_sudoku(givens, font=rng.choice(fonts), style=style or drawn, box=box,
                               cell_px=rng.randint(28, 56) if size <= 9 else rng.randint(26, 40),
                               seed=seed, jitter=rng.uniform(0, 0.04), symbols=convention)
         name = f"{size}x{size} {'photo' if photo else 'screenshot'}-{seed}"
@@ -345,8 +345,9 @@ def sizes_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def size_results(count: int, seed: int) -> list[dict]:
-    """One screenshot and one photo set per entry of SIZE_SETS."""
+def size_results(count: int, seed: int, light_lines: bool = False) -> list[dict]:
+    """One screenshot and one photo set per entry of SIZE_SETS; with `light_lines`, also
+    a photo set of each drawn with light grey thin lines (render.LIGHT_LINED)."""
     out = []
     for k, (size, box, conventions) in enumerate(SIZE_SETS):
         for photo in (False, True):
@@ -354,6 +355,11 @@ def size_results(count: int, seed: int) -> list[dict]:
                      + ("photo" if photo else "screenshot"))
             items = sizes_set(size, box, conventions, photo, count,
                               seed + 50_000 + 1000 * k + 500 * photo)
+            out.append(run_sizes(label, items))
+        if light_lines:
+            label = f"{size}x{size} ({box[0]}x{box[1]} boxes) light-lined photo"
+            items = sizes_set(size, box, conventions, True, count, seed + 80_000 + 1000 * k,
+                              LIGHT_LINED)
             out.append(run_sizes(label, items))
     return out
 
@@ -444,6 +450,9 @@ def main() -> None:
     parser.add_argument("--sizes", choices=["with", "without", "only"], default="with",
                         help="the sets of other grid sides (4x4 .. 16x16): with the 9x9 "
                              "sets, without them, or only them")
+    parser.add_argument("--light-lines", action="store_true",
+                        help="with the other sides, a photo set of each side drawn with light "
+                             "grey thin lines (gridsight.synth.render.LIGHT_LINED)")
     parser.add_argument("--nonograms", choices=["with", "without", "only"], default="with",
                         help="the nonogram sets (bench/recognition_nonogram.py): with the "
                              "sudoku sets, without them, or only them")
@@ -484,7 +493,7 @@ def main() -> None:
     results += [run(name, synthetic_set(name, count, args.seed + 1000 * i, args.unique),
                     args.kind)
                 for i, name in chosen] if nines else []
-    sizes = size_results(count, args.seed) if args.sizes != "without" and \
+    sizes = size_results(count, args.seed, args.light_lines) if args.sizes != "without" and \
         args.nonograms != "only" else []
     nonograms = nonogram_results(count, args.seed + 100_000) \
         if args.nonograms != "without" else []

@@ -47,6 +47,13 @@ STYLES: dict[str, Style] = {
                        thin=0.025, thick=0.07, outer=0.07, digit=((15, 15, 15),),
                        digit_height=0.66, serif=True),
 }
+# The app style with its thin lines lighter still, as faint print or a washed-out screen
+# shows them: photographed, they lie a few grey levels below the paper. Kept apart from
+# STYLES, which the models are trained on.
+LIGHT_LINED = Style(background=(250, 250, 252), line=(215, 218, 226), box_line=(90, 95, 110),
+                    thin=0.025, thick=0.05, outer=0.06,
+                    digit=((30, 60, 160), (20, 20, 20), (150, 40, 40), (40, 110, 60)),
+                    serif=False)
 # Dark-mode apps: light lines and digits on a dark ground. Kept apart from STYLES, which
 # the digit model is trained on (the recognizer reads these pictures inverted).
 DARK_STYLES: dict[str, Style] = {

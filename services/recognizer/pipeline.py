@@ -64,7 +64,7 @@ from services.recognizer.orientation import (
     turn_points,
     upright_turns,
 )
-from services.recognizer.shape import box_shape, grid_size
+from services.recognizer.shape import box_shape, grid_size, lattice_count
 from services.recognizer.symbols import read_symbols
 
 SIZE = 9
@@ -129,7 +129,9 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     smaller grid of light lines lying below GOOD_FIT wins over a 9x9 lattice lying below
     it too when it lies clearly better, or better with every line on ink while the 9x9
     one runs a line over blank paper (see OFF_LINE), or better with its lines standing
-    clearly more out of its cells' ink than the 9x9 one's (see LINES_CLEARER).
+    clearly more out of its cells' ink than the 9x9 one's (see LINES_CLEARER). A lattice
+    of another side, or a 9x9 one lying below GOOD_FIT, gives way to a finer grid whose
+    rules the grey picture shows line by line in the same outline (see _counted_finer).
     """
     seen_any = False
     best, best_fit = None, -1.0
@@ -183,6 +185,9 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     corners, lattice, fit, refined_score = found
                     if pad and _off_picture(corners - pad, gray.shape):
                         continue  # the frame's own edge, not the picture's ink
+                    if side != SIZE or fit < GOOD_FIT:
+                        corners, side, lattice, fit = _counted_finer(framed, outline, found,
+                                                                     side)
                     seen_any |= refined_score >= MIN_SCORE and not other_sides
                     side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
@@ -345,6 +350,28 @@ def _inside_larger(binary: np.ndarray, corners: np.ndarray) -> bool:
         max(down_ways, across_ways) >= SIDE_RUNS_ON
     return bool(runs_on.mean() > INSIDE_LARGER or (runs_on >= SIDE_RUNS_ON).sum() >= 2
                 or each_way)
+
+
+def _counted_finer(gray: np.ndarray, outline: np.ndarray, found,
+                   side: int) -> tuple[np.ndarray, int, np.ndarray, float]:
+    """(corners, side, lattice, fit) of a lattice of another side found in an outline (or
+    of a 9x9 lying poorly); or, evenly spaced in the refined outline or the outline as
+    traced, of a finer grid whose rules the grey picture shows line by line there
+    (shape.lattice_count), its fit the share of its rules so found. The light grey cell
+    lines of a photographed 12x12 or 16x16 are lost to the binarization and the faint
+    lines alike: only the box lines count, as a 4x4 or a poor 9x9 (refined, the outline
+    may be trimmed to nine of its rows). Only sides above 9 are counted so: a 9x9 far out
+    of focus was counted 4x4 there (0.66 on the ink, 0.8 on the rules row by row), and a
+    block of 9x9 cells with light dashed lines in a deep shadow 6x6 (1.0), its lines'
+    run past its sides hidden by the shadow."""
+    corners, lattice, fit, _ = found
+    for quad in (corners, outline):
+        counted, share = lattice_count(gray, quad)
+        if counted is None or counted <= max(side, SIZE) or \
+                _shortest_side(quad) < MIN_CELL_PX * counted:
+            continue
+        return quad, counted, even_lattice(quad, counted), share
+    return corners, side, lattice, fit
 
 
 def _ruled_finer(light, corners: np.ndarray, side: int) -> bool:

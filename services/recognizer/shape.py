@@ -79,9 +79,7 @@ def faint_rule_positions(gray: np.ndarray, corners: np.ndarray) -> tuple[np.ndar
     """Rules across and down found in the grey picture, not its binarization: light grey
     thin lines (app styles) photographed small fall apart when binarized, but still stand
     out as darker than the paper just beside them."""
-    target = np.array([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], np.float32)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
-    grey = cv2.warpPerspective(gray, matrix, (SIDE + 1, SIDE + 1), flags=cv2.INTER_LINEAR)
+    grey = _straightened(gray, corners)
     found = []
     for across in (True, False):
         # Darkness against the paper a few pixels to either side of a line.
@@ -101,6 +99,43 @@ def faint_rule_positions(gray: np.ndarray, corners: np.ndarray) -> tuple[np.ndar
 
 FAINT_SHARE = 0.3
 FAINT_FLOOR = 4  # grey levels
+
+
+def _straightened(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The outline's inside in `gray`, straightened to a SIDE square."""
+    target = np.array([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    return cv2.warpPerspective(gray, matrix, (SIDE + 1, SIDE + 1), flags=cv2.INTER_LINEAR)
+
+
+def lattice_rule_positions(gray: np.ndarray,
+                           corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rules across and down found line by line in the grey picture: each row's (column's)
+    median darkness against the paper beside it. A rule spans the whole grid, so it
+    darkens the median of its row however faint it is, where digits darken only part of
+    theirs: the light cell lines of a photographed 12x12 or 16x16, a few grey levels
+    below the paper, fall short of both the binarization and faint_rule_positions'
+    share of the box lines' darkness (a tenth of it here)."""
+    # In float: a faint rule is a few grey levels deep, and whole levels would blur it.
+    grey = _straightened(gray.astype(np.float32), corners)
+    found = []
+    for across in (True, False):
+        beside = np.ones((9, 1) if across else (1, 9), np.uint8)
+        darker = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, beside) - grey
+        profile = np.median(darker, axis=1 if across else 0)
+        # A line resampled between two rows darkens each by half: take the pair's best.
+        profile = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
+        paper = float(np.median(profile))
+        spread = float(np.median(np.abs(profile - paper))) + LATTICE_NOISE
+        inner = profile[1:-1]
+        peaks = np.flatnonzero((inner >= profile[:-2]) & (inner > profile[2:])
+                               & (inner >= paper + LATTICE_RULE * spread)) + 1
+        found.append(_with_edges(peaks.astype(float)))
+    return found[0], found[1]
+
+
+LATTICE_RULE = 4  # a rule's median darkness above the paper's, in spreads of the paper's
+LATTICE_NOISE = 0.5  # grey levels added to the spread: flat screenshots have none
 
 
 def size_scores(binary: np.ndarray, corners: np.ndarray,
@@ -148,6 +183,16 @@ def grid_size(binary: np.ndarray, corners: np.ndarray, gray: np.ndarray | None =
 
 
 INK_MARGIN = 0.2  # grid_score by which another size must beat 9 when rules are unclear
+
+
+def lattice_count(gray: np.ndarray, corners: np.ndarray) -> tuple[int | None, float]:
+    """(side, share of its rules explained the weaker way) of the side other than 9 that
+    the rules counted line by line in the grey picture (lattice_rule_positions) explain
+    clearly (see _clearly_other); (None, 0.0) when none does."""
+    ys, xs = lattice_rule_positions(gray, corners)
+    scores = {n: (_run_score(ys, n + 1, SIDE), _run_score(xs, n + 1, SIDE)) for n in SIZES}
+    side = _clearly_other(scores)
+    return (None, 0.0) if side is None else (side, min(scores[side]) / (side + 1))
 
 
 def box_shapes(size: int) -> list[tuple[int, int]]:
