@@ -92,6 +92,8 @@ FAILURE_CLASSES = {
     # A lens's own blur: each point spread over a disk, not a Gaussian; at the same spread
     # it reads far worse (7 % of a cell: about the softest dev photos' edge sharpness).
     "photo: lens out of focus": {"defocus": 0.07, "lens_disk": True},
+    # A page tilted to the lens: 4-12 % of a cell from one side of the grid to the other.
+    "photo: tilted out of focus": {"defocus": 0.08, "defocus_tilt": 0.5},
 }
 
 

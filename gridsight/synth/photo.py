@@ -170,7 +170,7 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
                stripes: int = 0, exposure: str = "normal",
                corner_shadow: bool = False,
                spur_shadow: bool = False, defocus: float = 0.0,
-               lens_disk: bool = False) -> tuple[Image.Image, Truth]:
+               lens_disk: bool = False, defocus_tilt: float = 0.0) -> tuple[Image.Image, Truth]:
     """Photograph a rendered puzzle; returns the photo and where its grid went.
 
     curvature: page bend as a share of the page height (0.03 is a mild bend).
@@ -187,6 +187,9 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     lens_disk: draw that defocus as a lens does, each point spread evenly over a disk (of
     radius twice the sigma, the same spread), not as a Gaussian: at the same spread its
     digits read far worse, and a Gaussian unsharp mask does not mend them.
+    defocus_tilt: the (Gaussian) defocus varies across the grid, from (1 - tilt) to
+    (1 + tilt) times `defocus` along a random direction, as on a page tilted to the lens
+    (a real page was read sharp at one corner and wrong at the other).
     """
     rng = _np_rng(rng)
     lat = np.asarray(lattice if lattice is not None else img.info["lattice"], dtype=float)
@@ -227,6 +230,9 @@ def photograph(img: Image.Image, *, rng, curvature: float = 0.0, perspective: fl
     photo = _expose(photo, exposure, rng)
     if lens_disk and defocus > 0:
         photo = _lens_blur(photo, 2.0 * defocus * _cell_side(lat))
+    elif defocus_tilt > 0 and defocus > 0:
+        photo = _tilted_blur(photo, blur, defocus * _cell_side(lat), defocus_tilt, lat, rng)
+        blur = 0.0
     else:
         blur = float(np.hypot(blur, defocus * _cell_side(lat)))
     if blur > 0:
@@ -248,6 +254,26 @@ def _lens_blur(photo: np.ndarray, radius: float) -> np.ndarray:
     inside = (np.hypot(sub[:, None], sub[None, :]) <= radius).astype(np.float32)
     kernel = inside.reshape(2 * reach + 1, 4, 2 * reach + 1, 4).mean(axis=(1, 3))
     return cv2.filter2D(photo, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REFLECT)
+
+
+def _tilted_blur(photo: np.ndarray, blur: float, spread: float, tilt: float,
+                 lattice: np.ndarray, rng: np.random.Generator, levels: int = 5) -> np.ndarray:
+    """`photo` blurred by a Gaussian of sigma hypot(blur, s), s rising from
+    spread * (1 - tilt) at one side of the grid to spread * (1 + tilt) at the other along a
+    random direction: each pixel interpolated between `levels` evenly spaced blurs."""
+    h, w = photo.shape[:2]
+    direction = rng.normal(size=2)
+    direction /= np.linalg.norm(direction)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    along = xs * direction[0] + ys * direction[1]
+    reach = lattice.reshape(-1, 2) @ direction
+    position = np.clip((along - reach.min()) / max(np.ptp(reach), 1.0), 0, 1) * (levels - 1)
+    blurred = np.stack([cv2.GaussianBlur(photo, (0, 0), float(np.hypot(blur, s)))
+                        for s in spread * np.linspace(1 - tilt, 1 + tilt, levels)])
+    low = np.minimum(position.astype(int), levels - 2)
+    share = (position - low)[..., None]
+    rows, cols = np.mgrid[0:h, 0:w]
+    return blurred[low, rows, cols] * (1 - share) + blurred[low + 1, rows, cols] * share
 
 
 def _cell_side(lattice: np.ndarray) -> float:

@@ -81,3 +81,23 @@ def test_defocus_blurs_by_the_cell():
         # As soft on a grid 2.5x larger in pixels: the blur grows with the cell.
         ratio = _sharpness(soft, truth.lattice) / _sharpness(sharp, truth.lattice)
         assert 0.25 < ratio < 0.5, (size, ratio)
+
+
+def _box_sharpness(photo, lattice) -> np.ndarray:
+    """_sharpness of each 3x3 box of the grid."""
+    return np.array([_sharpness(photo, lattice[r:r + 4, c:c + 4])
+                     for r in range(0, 9, 3) for c in range(0, 9, 3)])
+
+
+def test_tilted_defocus_blurs_one_side_of_the_grid_more():
+    image = render_sudoku(givens_for(4), style="bold", cell_px=48, seed=4)
+    kwargs = dict(blur=0.5, noise=0.0, shadow=0.0, fill=(0.9, 0.9), rotation=0.0,
+                  perspective=0.0, clutter=False, jpeg_quality=95, out_size=(640, 480))
+    for seed in (4, 5):
+        even, truth = photograph(image, rng=np.random.default_rng(seed), defocus=0.08,
+                                 **kwargs)
+        tilted, _ = photograph(image, rng=np.random.default_rng(seed), defocus=0.08,
+                               defocus_tilt=0.6, **kwargs)
+        # Each box against itself evenly defocused: the digits' own edges cancel out.
+        ratio = _box_sharpness(tilted, truth.lattice) / _box_sharpness(even, truth.lattice)
+        assert ratio.min() < 0.85 and ratio.max() > 1.2, ratio
