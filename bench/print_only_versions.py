@@ -12,7 +12,8 @@ may not exist, so it cannot draw the pictures itself).
 needs only services.recognizer.recognize and services.solver.solve_reading, so it runs
 in old checkouts too (copy this file there). `compare`, per set: pictures read, cells
 right (an unread picture counts 0), exact, givens right after repair, answered `solved`,
-answered `solved` wrongly; then the same on the pictures both read.
+answered `solved` wrongly (the answer breaks a printed digit), answered `solved` right
+with a printed digit read blank; then the same on the pictures both read.
 """
 
 from __future__ import annotations
@@ -80,9 +81,13 @@ def score(root: Path, out: Path) -> None:
                 result = solve_reading(reading, time_limit=10.0)
                 got = result.puzzle.givens if result.puzzle is not None else None
                 right = got is not None and np.array_equal(np.asarray(got), givens)
+                # Solved with the givens not all read, the answer may still be right.
+                kept = result.solution is not None and bool(np.all(
+                    (givens == 0) | (np.asarray(result.solution) == givens)))
                 row.update(read=True, wrong=int((cells.argmax(1) != givens.ravel()).sum()),
                            solved=bool(right), answered=result.status == "solved",
-                           wrong_solved=bool(result.status == "solved" and not right))
+                           wrong_solved=bool(result.status == "solved" and not kept),
+                           given_missed=bool(result.status == "solved" and kept and not right))
             f.write(json.dumps(row) + "\n")
 
 
@@ -102,10 +107,12 @@ def compare(old: Path, new: Path) -> None:
         return (f"{len(read)} / {100 * right / (81 * n):.2f} % / "
                 f"{sum(r['wrong'] == 0 for r in read)} / {sum(r['solved'] for r in read)} / "
                 f"{sum(r.get('answered', False) for r in read)} / "
-                f"{sum(r['wrong_solved'] for r in read)}")
+                f"{sum(r['wrong_solved'] for r in read)} / "
+                f"{sum(r.get('given_missed', False) for r in read)}")
 
     print("set | pictures | old: read / cells / exact / right after repair / answered solved / "
-          "solved wrongly | new | pictures both read | old | new")
+          "solved wrongly / solved, a printed digit read blank | new | pictures both read | "
+          "old | new")
     for name in sorted(versions[0]):
         a, b = versions[0][name], versions[1][name]
         both = [k for k in a if a[k]["read"] and b[k]["read"]]
