@@ -307,23 +307,23 @@ def _dotted_line_piece(stats: np.ndarray, peak: np.ndarray, blob: tuple, tall: i
 
     sides = set()
     for j in range(1, len(stats)):
-        bx, by, bw, bh, _ = stats[j]
         if j == own or peak[j] < GRAIN_SHARE * peak[own]:
             continue
-        if _overlap(y, h, by, bh) >= 0.5 * min(h, bh) and \
-                max(bx - x - w, x - bx - bw) < ROW_GAP * p:
-            if alike(bw, bh) and abs(2 * by + bh - 2 * y - h) <= 2 * SHIFTED * h:
-                sides.add("left" if bx < x else "right")
-            if bx > x and CORNER_DOT[0] * h <= bh <= CORNER_DOT[1] * h \
-                    and abs(by - y) <= SHIFTED * bh:
-                sides.add("corner right")
-        elif _overlap(x, w, bx, bw) >= 0.5 * min(w, bw) and \
-                max(by - y - h, y - by - bh) < ROW_GAP * p:
-            if alike(bw, bh) and abs(2 * bx + bw - 2 * x - w) <= 2 * SHIFTED * w:
-                sides.add("up" if by < y else "down")
-            if by > y and CORNER_DOT[0] * w <= bw <= CORNER_DOT[1] * w \
-                    and abs(bx - x) <= SHIFTED * bw:
-                sides.add("corner down")
+        bx, by, bw, bh, _ = stats[j]
+        # Along the row (x along, y across), then along the column (y along, x across).
+        for (at, across, long, size), (b_at, b_across, b_long, b_size), names in (
+                ((x, y, w, h), (bx, by, bw, bh), ("left", "right", "corner right")),
+                ((y, x, h, w), (by, bx, bh, bw), ("up", "down", "corner down"))):
+            if _overlap(across, size, b_across, b_size) < 0.5 * min(size, b_size) or \
+                    max(b_at - at - long, at - b_at - b_long) >= ROW_GAP * p:
+                continue
+            centred = abs(2 * b_across + b_size - 2 * across - size) <= 2 * SHIFTED * size
+            if alike(bw, bh) and centred:
+                sides.add(names[0] if b_at < at else names[1])
+            if b_at > at and CORNER_DOT[0] * size <= b_size <= CORNER_DOT[1] * size \
+                    and abs(b_across - across) <= SHIFTED * b_size:
+                sides.add(names[2])
+            break  # level with it: no piece of its column
     if {"corner right", "corner down"} <= sides and not sides & {"left", "up"}:
         return True
     return {"left", "right"} <= sides or {"up", "down"} <= sides
