@@ -40,7 +40,7 @@ DOTTED_CLOSE = replace(
     ("seed", "cell_px", "face"),
     [
         (1, 49, "DejaVuSansCondensed-Bold"),
-        (2, 56, "Carlito-Regular"),
+        (4, 49, "Inter-Regular"),
     ],
 )
 def test_sums_inside_close_dots_are_read(seed, cell_px, face):
