@@ -77,6 +77,11 @@ BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong s
 # of its ink in the outer CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 SIDE_WIDTH = 0.1  # an outline side's piece is at most this share of the cell wide
+# A blob shorter than this share of the tallest digit, with dots of a dotted outline on
+# both sides of it in a row or a column, is a dot of the outline, not a digit.
+SHORTER_THAN_TALL = 0.9
+DOT_ALIKE = (0.6, 1.5)  # ... dots of one line: this share of its height and width
+CORNER_DOT = (0.4, 0.8)  # ... or, somewhat larger than the dots beside it, its corner
 # The outline's top line across the corner: rows in the top LINE_ZONE of the cell inked
 # over LINE_SHARE of the corner's columns from LINE_FROM on (right of most numbers), at
 # most LINE_ROWS of the cell thick. A grid sets its numbers under the line when at least
@@ -224,6 +229,11 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     # The sum is the top line of the corner; its tallest blob is a digit (dots and dashes
     # are shorter, or lower down the cell's side); then its neighbours on that line.
     tall = max(b[3] for b in blobs)
+    # Dots of a dotted outline beside the number are no digits (its corner's dots run
+    # together nearly as tall as small digits, above the number). They are told from
+    # the tallest blob off the outline's side (a long dash of the side may be taller).
+    digit_tall = max((b[3] for b in blobs if not _side_piece(ink_cell, b)), default=tall)
+    blobs = [b for b in blobs if not _dotted_line_piece(stats, peak, b, digit_tall, p)]
     # A thin piece of the outline's side (its corner dots run together) may reach above
     # the number: it does not set the top line when something else as tall does.
     tall_ones = [b for b in blobs if b[3] >= 0.6 * tall]
@@ -274,6 +284,49 @@ def _side_piece(ink_cell: np.ndarray, blob: tuple) -> bool:
     """Whether a blob is thin and ink runs on under it down the cell: the outline's side."""
     x, y, w, h = blob[:4]
     return w <= SIDE_WIDTH * ink_cell.shape[0] and _continues_down(ink_cell, x, w, y + h)
+
+
+def _dotted_line_piece(stats: np.ndarray, peak: np.ndarray, blob: tuple, tall: int,
+                       p: int) -> bool:
+    """Whether a blob clearly shorter than the tallest one (a digit) is a piece of a dotted
+    line: printed pieces of its size (DOT_ALIKE) stand near it on both sides, centred on
+    its row (the outline's top line) or on its column (its side); or it is the outline's
+    top-left corner, the first dots of both lines run together: smaller dots (CORNER_DOT)
+    stand right of it, level with its top, and under it, in line with its left, and
+    nothing of its size left of it or above it. A sum's digits are as tall as one
+    another, the outline's dots beside a digit are far smaller than it, a digit on the
+    corner (a paper box) breaks the lines there, and grain is fainter than print."""
+    x, y, w, h, i = blob[:5]
+    if h >= SHORTER_THAN_TALL * tall:
+        return False
+    own = i % len(stats)  # the blob's label (a digit cut from a touching pair: the pair's)
+    low, high = DOT_ALIKE
+
+    def alike(bw: int, bh: int) -> bool:  # a dot of the same line: as wide and as tall
+        return low * w <= bw <= high * w and low * h <= bh <= high * h
+
+    sides = set()
+    for j in range(1, len(stats)):
+        if j == own or peak[j] < GRAIN_SHARE * peak[own]:
+            continue
+        bx, by, bw, bh, _ = stats[j]
+        # Along the row (x along, y across), then along the column (y along, x across).
+        for (at, across, long, size), (b_at, b_across, b_long, b_size), names in (
+                ((x, y, w, h), (bx, by, bw, bh), ("left", "right", "corner right")),
+                ((y, x, h, w), (by, bx, bh, bw), ("up", "down", "corner down"))):
+            if _overlap(across, size, b_across, b_size) < 0.5 * min(size, b_size) or \
+                    max(b_at - at - long, at - b_at - b_long) >= ROW_GAP * p:
+                continue
+            centred = abs(2 * b_across + b_size - 2 * across - size) <= 2 * SHIFTED * size
+            if alike(bw, bh) and centred:
+                sides.add(names[0] if b_at < at else names[1])
+            if b_at > at and CORNER_DOT[0] * size <= b_size <= CORNER_DOT[1] * size \
+                    and abs(b_across - across) <= SHIFTED * b_size:
+                sides.add(names[2])
+            break  # level with it: no piece of its column
+    if {"corner right", "corner down"} <= sides and not sides & {"left", "up"}:
+        return True
+    return {"left", "right"} <= sides or {"up", "down"} <= sides
 
 
 def along_top_left(ink: np.ndarray) -> bool:
