@@ -375,7 +375,10 @@ def flagged_one(glyph, x0: float, tall: float) -> bool:
     if stem > NARROW * h or glyph.x + left <= x0:
         return False
     top = dark[:max(2, int(ONE_FLAG_ROWS * h))]
-    reach = int(np.flatnonzero(top.any(axis=0))[0])
+    inked = np.flatnonzero(top.any(axis=0))
+    if len(inked) == 0:
+        return False  # the glyph's box reaches above its dark ink: faint top, no flag
+    reach = int(inked[0])
     # The flag stays level with the stem's top: no ink right of the stem up there (an
     # outline corner turning right) nor left of it lower down.
     return left - reach >= max(2.0, 0.5 * stem) and not top[:, right + 2:].any() \

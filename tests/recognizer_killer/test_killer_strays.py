@@ -198,3 +198,12 @@ def test_bars_without_a_flag_are_no_one():
     assert flagged_one(glyph(one), -1, 20)
     assert not flagged_one(glyph(one), 10, 20)  # its stem left of where the sums start
     assert not flagged_one(glyph(one), -1, 12)  # not as tall as the sums
+
+
+def test_a_glyph_faint_at_its_top_is_no_one():
+    """A blurred glyph's box reaches above its dark ink, so its top rows hold no flag: no
+    '1', and no crash (a classic photo out of focus raised IndexError here)."""
+    faint_top = np.zeros((20, 4))
+    faint_top[:, 1:3] = 1.0
+    faint_top[:9, 1:3] = 0.3  # fainter than half the stem: none of its flag rows dark
+    assert not flagged_one(glyph(faint_top), -1, 20)
