@@ -27,7 +27,7 @@ from services.recognizer.shape import box_shapes
 from services.recognizer.symbols import SYMBOL_MODEL_PATH, fold, load_symbol_model
 from services.solver import solve_reading
 
-from .conftest import read_digits, to_bytes
+from .conftest import bench_photo, read_digits, to_bytes
 
 SYMBOL_FLOOR = 0.96  # glyph accuracy of the shipped symbol model on held-out fonts + style
 # ... and of its worst held-out font family alone, in the held-out style (bench/
@@ -727,3 +727,30 @@ def test_light_cell_lines_of_a_large_grid_are_counted_row_by_row(size, box, seed
     reading = recognize(data)
     assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", size, box)
     assert_right_or_reviewed(reading, givens, solution)
+
+
+@pytest.mark.parametrize(("box", "seed"), [
+    ((3, 2), 9400002),  # counted 4x4 on its box lines
+    ((3, 2), 9400005),  # read as 9x9
+    ((3, 2), 9400015),  # no outline followed
+    ((2, 3), 9500006),  # read as 9x9
+])
+def test_light_cell_lines_of_a_6x6_are_counted_row_by_row(box, seed):
+    """A light-lined 6x6 photo shows only its box lines to the binarization, a 4x4-like
+    lattice or none; counted row by row its cell lines are all there, and its box lines,
+    heavier than the cell lines each way, show it is a grid of its own."""
+    data, givens, solution = lighter_lined_photo(seed, 6, box)
+    reading = recognize(data)
+    assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 6, box)
+    assert_right_or_reviewed(reading, givens, solution)
+
+
+def test_a_block_of_a_9x9_in_a_deep_shadow_is_not_counted_as_a_6x6():
+    """A deep shadow at the grid's corner hides the run of the cell lines past a block of
+    a 9x9's cells; counted row by row, the block is a perfect 6x6 (every rule found). Its
+    heavy lines lie every third line each way, where no 6x6 has its box lines: it stays
+    a block of the 9x9 (bench seed 47306004, deep shadow at a grid corner)."""
+    photo, givens, _ = bench_photo(47306004, corner_shadow=True)
+    reading = recognize(to_bytes(photo, "JPEG", quality=90))
+    assert (reading.kind, reading.size) == ("sudoku", 9)
+    assert (read_digits(reading) == np.asarray(givens)).mean() >= 80 / 81
