@@ -454,6 +454,28 @@ def test_looks_of_one_symbol_are_not_parted():
     assert np.array_equal(absent_symbols_read_apart(probs, one_look), probs)
 
 
+
+@pytest.mark.parametrize(("seed", "convention"), [
+    (61000008, "letters"),  # GentiumAlt J, its hook in the bottom line: read I 0.57
+    (61000081, "digits"),  # Lato Bold 12 read 9 at 0.994
+    (1400024, "digits"),  # Lato Black 12 read 9 at 0.998
+])
+def test_a_lone_twin_of_another_symbols_cells_is_read_as_that_symbol(seed, convention):
+    """A cell whose look is a twin of another symbol's cells (as alike as they are to each
+    other) and clearly unlike its own symbol's cells is a lone misread of that symbol,
+    however surely the model read it; the grid is read exactly and solved."""
+    data, givens, solution = held_out_picture(16, (4, 4), seed, convention, photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
+
+def test_a_cell_only_half_like_another_symbols_cells_keeps_its_reading():
+    """A Pagella J set low shows its top serif, which the line took from its other Js:
+    unlike them (0.62), 0.94 like an I but no twin of the Is (0.99 among them). It was
+    moved to I, 0.98 sure after the looks' runner-up check, and the grid went to review;
+    read J as the model read it (0.92), the grid is solved."""
+    data, givens, solution = held_out_picture(16, (4, 4), 61000101, "letters", photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
 def test_a_runner_up_unlike_its_own_cells_is_ruled_out():
     """Every M of a face the model never saw is read 0.5 M / 0.3 H: where the grid's Hs
     look nothing like its Ms, H is ruled out and the Ms are sure; a cell that does look
