@@ -75,6 +75,10 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
     n = probs.shape[0]
     out = probs.copy()
     read = {cell: int(np.argmax(probs[cell])) for cell in looks}
+    # Looks are parted as the model read them: a lone twin moved first would leave the
+    # rest of its group one cell, no look of its own (two P052 Ps read F: one a twin of
+    # the Ps, moved; the other, 0.94 like them, then stayed F).
+    as_read = dict(read)
     for cell, other in _lookalikes(read, looks).items():
         if cell in fixed:
             continue  # a lone twin of another symbol's cells is moved however sure (TWIN_SLACK)
@@ -83,7 +87,7 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
     counts = np.bincount(list(read.values()), minlength=n + 1)
     absent = [v for v in range(1, n + 1) if counts[v] == 0]
     for value in range(1, n + 1):
-        cells = [cell for cell, v in read.items() if v == value]
+        cells = [cell for cell, v in as_read.items() if v == value]
         if len(cells) < MIN_CLASS:
             continue
         parted = two_looks(np.stack([looks[cell] for cell in cells]))

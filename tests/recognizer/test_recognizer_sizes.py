@@ -476,6 +476,14 @@ def test_a_cell_only_half_like_another_symbols_cells_keeps_its_reading():
     data, givens, solution = held_out_picture(16, (4, 4), 61000101, "letters", photo=False)
     assert_solved_exactly(recognize(data), givens, solution)
 
+
+def test_a_lone_twin_moved_first_leaves_its_group_to_be_parted():
+    """Two P052 Bold Ps read F: one a twin of the grid's Ps, the other only 0.94 like
+    them. Moved alone first, the twin left its fellow the only odd F, no look of its own,
+    and it stayed F; the looks are parted as the model read them, and both go to P."""
+    data, givens, solution = held_out_picture(16, (4, 4), 61000032, "letters", photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
 def test_a_runner_up_unlike_its_own_cells_is_ruled_out():
     """Every M of a face the model never saw is read 0.5 M / 0.3 H: where the grid's Hs
     look nothing like its Ms, H is ruled out and the Ms are sure; a cell that does look
