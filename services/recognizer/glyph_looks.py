@@ -18,7 +18,7 @@ GLYPHS_BOX = 20  # the glyphs' longer side is scaled to this
 SPLIT_GAP = 0.1  # looks part when each cell's nearest twin is this much nearer than the other look
 MIN_LOOK = 2  # cells of each look (one odd cell may be just a smudged print)
 MIN_CLASS = 4  # cells read as one symbol before it is looked at
-WAVERS = 0.99  # only readings the model gives less than this (geometric mean) are moved
+WAVERS = 0.99  # only looks the model reads less surely than this (geometric mean) are moved
 RELABEL = 0.85  # share of the read symbol's probability moved to the absent one
 
 
@@ -75,15 +75,19 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
     n = probs.shape[0]
     out = probs.copy()
     read = {cell: int(np.argmax(probs[cell])) for cell in looks}
+    # Looks are parted as the model read them: a lone twin moved first would leave the
+    # rest of its group one cell, no look of its own (two P052 Ps read F: one a twin of
+    # the Ps, moved; the other, 0.94 like them, then stayed F).
+    as_read = dict(read)
     for cell, other in _lookalikes(read, looks).items():
-        if probs[cell][read[cell]] >= WAVERS or cell in fixed:
-            continue
+        if cell in fixed:
+            continue  # a lone twin of another symbol's cells is moved however sure (TWIN_SLACK)
         _move(out, [cell], read[cell], other)
         read[cell] = other
     counts = np.bincount(list(read.values()), minlength=n + 1)
     absent = [v for v in range(1, n + 1) if counts[v] == 0]
     for value in range(1, n + 1):
-        cells = [cell for cell, v in read.items() if v == value]
+        cells = [cell for cell, v in as_read.items() if v == value]
         if len(cells) < MIN_CLASS:
             continue
         parted = two_looks(np.stack([looks[cell] for cell in cells]))
@@ -114,10 +118,23 @@ def _move(probs: np.ndarray, cells: list, value: int, other: int) -> None:
         probs[cell][other] += moved
 
 
+# A lone misread is a twin of the other symbol's cells: as alike to one of them as the
+# least alike of them is to its own nearest twin, less TWIN_SLACK. A Pagella J set low
+# showed its top serif, which the line took from its other Js (0.62 like them); it was
+# 0.94 like an I, no twin of the Is (0.99 among them), and was moved there. A GentiumAlt
+# J whose hook lay in the line was a twin of the Js (0.996) and 0.09 less like any I:
+# LONE_GAP, not SPLIT_GAP, apart from its own symbol's cells. Such a twin is moved however
+# surely the model read it: a Lato Bold or Black 12 read 9 at 0.994-0.998 was a twin of
+# the picture's 12s (0.96-0.99) and no more than 0.42 like any 9.
+TWIN_SLACK = 0.02
+LONE_GAP = 0.05
+
+
 def _lookalikes(read: dict, looks: dict) -> dict:
     """{cell: symbol} for cells that look like a twin of another symbol's cells (as alike
-    as the picture's cells of one symbol typically are, less SPLIT_GAP) and SPLIT_GAP less
-    like any cell read as their own symbol: a lone misread in a face the model misjudges."""
+    as the picture's cells of one symbol typically are, less SPLIT_GAP, and as those
+    cells are to each other, see TWIN_SLACK) and LONE_GAP less like any cell read as
+    their own symbol: a lone misread in a face the model misjudges."""
     cells = [cell for cell, v in read.items() if v]
     if len(cells) < 2 * MIN_CLASS:
         return {}
@@ -127,7 +144,9 @@ def _lookalikes(read: dict, looks: dict) -> dict:
     out = {}
     for i, cell in enumerate(cells):
         j = int(np.argmax(np.where(same[i], -2.0, alike[i])))
-        if alike[i, j] >= max(twin - SPLIT_GAP, own[i] + SPLIT_GAP) and values[j] in one_look:
+        their_twins = float(own[values == values[j]].min()) - TWIN_SLACK
+        if alike[i, j] >= max(twin - SPLIT_GAP, own[i] + LONE_GAP, their_twins) and \
+                values[j] in one_look:
             out[cell] = int(values[j])
     return out
 

@@ -352,6 +352,14 @@ def _inside_larger(binary: np.ndarray, corners: np.ndarray) -> bool:
                 or each_way)
 
 
+# A side below 9 counted row by row must show boxes of its own: its box lines heavier than
+# its cell lines each way (shape.box_shape's clarity; a light 6x6 photo measured 1.0). A
+# block of a 9x9's cells with light dashed lines, lying in a deep shadow that hid its
+# lines' run past its sides, counted a perfect 6x6 (1.0 of its rules) but has the 9x9's
+# box lines where no 6x6 has them (every third line, each way): clarity 0.0.
+BOXES_SHOWN = 0.5
+
+
 def _counted_finer(gray: np.ndarray, outline: np.ndarray, found,
                    side: int) -> tuple[np.ndarray, int, np.ndarray, float]:
     """(corners, side, lattice, fit) of a lattice of another side found in an outline (or
@@ -360,17 +368,20 @@ def _counted_finer(gray: np.ndarray, outline: np.ndarray, found,
     (shape.lattice_count), its fit the share of its rules so found. The light grey cell
     lines of a photographed 12x12 or 16x16 are lost to the binarization and the faint
     lines alike: only the box lines count, as a 4x4 or a poor 9x9 (refined, the outline
-    may be trimmed to nine of its rows). Only sides above 9 are counted so: a 9x9 far out
-    of focus was counted 4x4 there (0.66 on the ink, 0.8 on the rules row by row), and a
-    block of 9x9 cells with light dashed lines in a deep shadow 6x6 (1.0), its lines'
-    run past its sides hidden by the shadow."""
+    may be trimmed to nine of its rows); a light 6x6's, as its 4x4-like box lines. A
+    lattice is only counted finer, and a 9x9 only to a side above 9: a 9x9 far out of
+    focus was counted 4x4 there (0.66 on the ink, 0.8 on the rules row by row). A side
+    below 9 must show its own boxes (see BOXES_SHOWN)."""
     corners, lattice, fit, _ = found
     for quad in (corners, outline):
         counted, share = lattice_count(gray, quad)
-        if counted is None or counted <= max(side, SIZE) or \
+        if counted is None or counted <= side or \
                 _shortest_side(quad) < MIN_CELL_PX * counted:
             continue
-        return quad, counted, even_lattice(quad, counted), share
+        finer = even_lattice(quad, counted)
+        if counted < SIZE and box_shape(gray, finer)[1] < BOXES_SHOWN:
+            continue  # no boxes of its own: maybe a block of a 9x9's cells
+        return quad, counted, finer, share
     return corners, side, lattice, fit
 
 

@@ -27,7 +27,7 @@ from services.recognizer.shape import box_shapes
 from services.recognizer.symbols import SYMBOL_MODEL_PATH, fold, load_symbol_model
 from services.solver import solve_reading
 
-from .conftest import read_digits, to_bytes
+from .conftest import bench_photo, read_digits, to_bytes
 
 SYMBOL_FLOOR = 0.96  # glyph accuracy of the shipped symbol model on held-out fonts + style
 # ... and of its worst held-out font family alone, in the held-out style (bench/
@@ -454,6 +454,36 @@ def test_looks_of_one_symbol_are_not_parted():
     assert np.array_equal(absent_symbols_read_apart(probs, one_look), probs)
 
 
+
+@pytest.mark.parametrize(("seed", "convention"), [
+    (61000008, "letters"),  # GentiumAlt J, its hook in the bottom line: read I 0.57
+    (61000081, "digits"),  # Lato Bold 12 read 9 at 0.994
+    (1400024, "digits"),  # Lato Black 12 read 9 at 0.998
+])
+def test_a_lone_twin_of_another_symbols_cells_is_read_as_that_symbol(seed, convention):
+    """A cell whose look is a twin of another symbol's cells (as alike as they are to each
+    other) and clearly unlike its own symbol's cells is a lone misread of that symbol,
+    however surely the model read it; the grid is read exactly and solved."""
+    data, givens, solution = held_out_picture(16, (4, 4), seed, convention, photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
+
+def test_a_cell_only_half_like_another_symbols_cells_keeps_its_reading():
+    """A Pagella J set low shows its top serif, which the line took from its other Js:
+    unlike them (0.62), 0.94 like an I but no twin of the Is (0.99 among them). It was
+    moved to I, 0.98 sure after the looks' runner-up check, and the grid went to review;
+    read J as the model read it (0.92), the grid is solved."""
+    data, givens, solution = held_out_picture(16, (4, 4), 61000101, "letters", photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
+
+def test_a_lone_twin_moved_first_leaves_its_group_to_be_parted():
+    """Two P052 Bold Ps read F: one a twin of the grid's Ps, the other only 0.94 like
+    them. Moved alone first, the twin left its fellow the only odd F, no look of its own,
+    and it stayed F; the looks are parted as the model read them, and both go to P."""
+    data, givens, solution = held_out_picture(16, (4, 4), 61000032, "letters", photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
 def test_a_runner_up_unlike_its_own_cells_is_ruled_out():
     """Every M of a face the model never saw is read 0.5 M / 0.3 H: where the grid's Hs
     look nothing like its Ms, H is ruled out and the Ms are sure; a cell that does look
@@ -727,3 +757,30 @@ def test_light_cell_lines_of_a_large_grid_are_counted_row_by_row(size, box, seed
     reading = recognize(data)
     assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", size, box)
     assert_right_or_reviewed(reading, givens, solution)
+
+
+@pytest.mark.parametrize(("box", "seed"), [
+    ((3, 2), 9400002),  # counted 4x4 on its box lines
+    ((3, 2), 9400005),  # read as 9x9
+    ((3, 2), 9400015),  # no outline followed
+    ((2, 3), 9500006),  # read as 9x9
+])
+def test_light_cell_lines_of_a_6x6_are_counted_row_by_row(box, seed):
+    """A light-lined 6x6 photo shows only its box lines to the binarization, a 4x4-like
+    lattice or none; counted row by row its cell lines are all there, and its box lines,
+    heavier than the cell lines each way, show it is a grid of its own."""
+    data, givens, solution = lighter_lined_photo(seed, 6, box)
+    reading = recognize(data)
+    assert (reading.kind, reading.size, tuple(reading.box)) == ("sudoku", 6, box)
+    assert_right_or_reviewed(reading, givens, solution)
+
+
+def test_a_block_of_a_9x9_in_a_deep_shadow_is_not_counted_as_a_6x6():
+    """A deep shadow at the grid's corner hides the run of the cell lines past a block of
+    a 9x9's cells; counted row by row, the block is a perfect 6x6 (every rule found). Its
+    heavy lines lie every third line each way, where no 6x6 has its box lines: it stays
+    a block of the 9x9 (bench seed 47306004, deep shadow at a grid corner)."""
+    photo, givens, _ = bench_photo(47306004, corner_shadow=True)
+    reading = recognize(to_bytes(photo, "JPEG", quality=90))
+    assert (reading.kind, reading.size) == ("sudoku", 9)
+    assert (read_digits(reading) == np.asarray(givens)).mean() >= 80 / 81
