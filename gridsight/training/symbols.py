@@ -40,8 +40,11 @@ def font_split() -> tuple[list[str], list[str]]:
     return train, test
 
 
+DIGITS = "123456789"
+
+
 def glyph_class(char: str) -> int:
-    return SYMBOL_CLASSES.index("digit" if char in "123456789" else char)
+    return SYMBOL_CLASSES.index("digit" if char in DIGITS else char)
 
 
 SPECK_CLASS = SYMBOL_CLASSES.index("speck")
@@ -80,16 +83,23 @@ def grid_picture(seed: int, fonts: list[str], styles: list[str], photo: bool,
 
 
 def glyph_set(seeds, fonts: list[str], styles: list[str], photo_share: float = 0.4,
-              vary_size: bool = False):
+              vary_size: bool = False, conventions: tuple[str, ...] | None = None,
+              digits_only: bool = False):
     """(features, classes) of every glyph of the grids drawn from `seeds`. A number whose
     two digits touch is learnt from the cut that parts them (symbols.split_glyph), as the
-    recognizer reads it."""
+    recognizer reads it. `conventions`: the ones grids are drawn in (default: any).
+    `digits_only`: only the glyphs of digits 1-9, each labelled with its digit, for the
+    digit model; and a number whose two digits touch, as the one glyph the gaps cut, once
+    labelled with each digit 1-9: the recognizer reads that glyph with the digit model too
+    and weighs it against the two halves, and it is no digit, so no digit should be read
+    surely from it."""
     xs, ys = [], []
     for seed in seeds:
         photo = random.Random(seed * 7 + 1).random() < photo_share
         noisy = random.Random(seed * 7 + 2).random() < 0.3
+        convention = random.Random(seed * 7 + 3).choice(conventions) if conventions else None
         data, givens, lattice, symbols = grid_picture(seed, fonts, styles, photo, noisy=noisy,
-                                                      vary_size=vary_size)
+                                                      vary_size=vary_size, symbols=convention)
         gray, scale, _ = decode(data)
         ink = glyph_ink(gray, lattice / scale)
         n = len(givens)
@@ -100,12 +110,21 @@ def glyph_set(seeds, fonts: list[str], styles: list[str], photo_share: float = 0
                 if not ways:
                     continue
                 if not givens[r][c]:  # ink in a blank cell: specks, whatever their number
+                    if digits_only:
+                        continue
                     xs += ways[0]
                     ys += [SPECK_CLASS] * len(ways[0])
                     continue
                 text = symbol_text(givens[r][c], symbols)
                 vectors = next((way for way in ways if len(way) == len(text)), None)
                 if vectors is None:
+                    continue
+                if digits_only:
+                    xs += [v for v, ch in zip(vectors, text, strict=True) if ch in DIGITS]
+                    ys += [int(ch) for ch in text if ch in DIGITS]
+                    if len(text) == 2 and len(ways[0]) == 1:  # its digits touch
+                        xs += ways[0] * len(DIGITS)
+                        ys += [int(ch) for ch in DIGITS]
                     continue
                 xs += vectors
                 ys += [glyph_class(ch) for ch in text]
