@@ -105,10 +105,10 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
         other = _look_alike(odd, rest, value, read, looks)
         if other is None:
             # A cell read with a stroke given back from a line looks, as cut, like the
-            # glyph without it (a J whose hook is lost looks like an I): it moves only as
-            # a twin of another symbol's cells, never to a symbol the picture shows not.
-            # Three NimbusSansNarrow Bold Ms set high, their peaks joined along the line,
-            # read D: as cut they are twins of the grid's Ms.
+            # glyph without it (a J whose hook is lost looks like an I): it moves only
+            # with a look like another symbol's cells, never to a symbol the picture
+            # shows not. Three NimbusSansNarrow Bold Ms set high, their peaks joined
+            # along the line, read D: as cut they are twins of the grid's Ms (0.99).
             odd = [cell for cell in odd if cell not in fixed]
             if odd and absent:
                 other = max(absent, key=lambda v: sum(np.log(probs[cell][v]) for cell in odd))
