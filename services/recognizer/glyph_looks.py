@@ -71,7 +71,8 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
     """`probs` ((n, n, n+1): blank, 1..n) with the cells of the less sure look of a symbol
     read in two looks moved towards the symbol whose cells they look like (see
     _look_alike), else towards the absent symbol the model likes best for them. Cells in
-    `fixed` are compared but never moved."""
+    `fixed` (read with a stroke given back from a grid line) move only to a symbol whose
+    cells they look like, never to an absent one."""
     n = probs.shape[0]
     out = probs.copy()
     read = {cell: int(np.argmax(probs[cell])) for cell in looks}
@@ -93,19 +94,25 @@ def absent_symbols_read_apart(probs: np.ndarray, looks: dict[tuple[int, int], np
         parted = two_looks(np.stack([looks[cell] for cell in cells]))
         if parted is None:
             continue
-        side, across = parted
+        side = parted[0]
         sureness = [np.mean([np.log(probs[cells[i]][value]) for i in np.flatnonzero(side == k)])
                     for k in (0, 1)]
         if np.exp(min(sureness)) >= WAVERS:
             continue  # the model reads both looks surely (a J at two pixel offsets)
-        odd = [cells[i] for i in np.flatnonzero(side == int(np.argmin(sureness)))
-               if cells[i] not in fixed]
-        if not odd:
-            continue
-        other = _look_alike(odd, value, read, looks, across)
-        if other is None and absent:
-            other = max(absent, key=lambda v: sum(np.log(probs[cell][v]) for cell in odd))
-            absent.remove(other)
+        odd_side = side == int(np.argmin(sureness))
+        odd = [cells[i] for i in np.flatnonzero(odd_side)]
+        rest = [cells[i] for i in np.flatnonzero(~odd_side)]
+        other = _look_alike(odd, rest, value, read, looks)
+        if other is None:
+            # A cell read with a stroke given back from a line looks, as cut, like the
+            # glyph without it (a J whose hook is lost looks like an I): it moves only
+            # with a look like another symbol's cells, never to a symbol the picture
+            # shows not. Three NimbusSansNarrow Bold Ms set high, their peaks joined
+            # along the line, read D: as cut they are twins of the grid's Ms (0.99).
+            odd = [cell for cell in odd if cell not in fixed]
+            if odd and absent:
+                other = max(absent, key=lambda v: sum(np.log(probs[cell][v]) for cell in odd))
+                absent.remove(other)
         if other is not None:
             _move(out, odd, value, other)
     return out
@@ -151,13 +158,16 @@ def _lookalikes(read: dict, looks: dict) -> dict:
     return out
 
 
-def _likeness(cells: list, values: np.ndarray, looks: dict
+def _likeness(cells: list, values: np.ndarray, looks: dict, rebuilt: frozenset = frozenset()
               ) -> tuple[np.ndarray, np.ndarray, float, set[int]]:
     """(how alike each pair of `cells` looks, -2 on the diagonal; each cell's likeness to
     its nearest twin among the cells read as its own symbol; the picture's typical twin
     likeness; the symbols whose cells come in one look). A symbol whose cells come in two
     looks is no model to follow: its second look may be another symbol misread (three Ps
-    read F and the one P read right)."""
+    read F and the one P read right). Cells in `rebuilt` show a look with a stroke given
+    back from a grid line, drawn as a plain bar, which need not be their face's: they
+    make no second look of their symbol (four DejaVu Serif Js, their hooks given back,
+    0.63-0.69 like the grid's other Js, which are 0.95 like its Is)."""
     alike = np.stack([looks[cell] for cell in cells])
     alike = alike @ alike.T
     np.fill_diagonal(alike, -2.0)
@@ -167,25 +177,31 @@ def _likeness(cells: list, values: np.ndarray, looks: dict
     one_look = set()
     for v in set(values.tolist()):
         count = int(np.sum(values == v))
-        if count >= MIN_LOOK and (count < 2 * MIN_LOOK or two_looks(
-                np.stack([looks[c] for c, w in zip(cells, values) if w == v])) is None):
+        as_cut = [looks[c] for c, w in zip(cells, values) if w == v and c not in rebuilt]
+        if count >= MIN_LOOK and (len(as_cut) < 2 * MIN_LOOK
+                                  or two_looks(np.stack(as_cut)) is None):
             one_look.add(v)
     return alike, own, twin, one_look
 
 
-def _look_alike(odd: list, value: int, read: dict, looks: dict, across: float) -> int | None:
-    """The symbol (other than `value`) every odd cell looks like: by SPLIT_GAP more than
-    like the rest of `value`'s cells and nearly (SPLIT_GAP) as much as like each other;
-    or None."""
+def _look_alike(odd: list, rest: list, value: int, read: dict, looks: dict) -> int | None:
+    """The symbol (other than `value`) every odd cell looks like: each cell SPLIT_GAP more
+    like that symbol's cells than like any of the `rest` of `value`'s cells, and all
+    nearly (SPLIT_GAP) as much as like each other; or None."""
     own = np.stack([looks[cell] for cell in odd])
     alike = own @ own.T
     np.fill_diagonal(alike, -2.0)
     twins = float(alike.max(axis=1).min())
-    best, best_likeness = None, max(across + SPLIT_GAP, twins - SPLIT_GAP)
+    # Each cell against the rest of its symbol's cells, not the most alike pair across the
+    # two looks: four P052 Bold Ps read F were 0.95-0.998 like the grid's Ps and each at
+    # most 0.72-0.85 like its Fs, yet one P was 0.85 like an F, too near the Ps' 0.95.
+    like_rest = (own @ np.stack([looks[cell] for cell in rest]).T).max(axis=1)
+    best, best_likeness = None, twins - SPLIT_GAP
     for symbol in set(read.values()) - {0, value}:
         theirs = np.stack([looks[cell] for cell, v in read.items() if v == symbol])
-        likeness = min(float((theirs @ looks[cell]).max()) for cell in odd)
-        if likeness >= best_likeness:
+        like_theirs = (own @ theirs.T).max(axis=1)
+        likeness = float(like_theirs.min())
+        if (like_theirs >= like_rest + SPLIT_GAP).all() and likeness >= best_likeness:
             best, best_likeness = symbol, likeness
     return best
 
@@ -193,8 +209,8 @@ def _look_alike(odd: list, value: int, read: dict, looks: dict, across: float) -
 DISPROVED = 0.9  # share of a runner-up's probability given back to the reading it lost to
 
 
-def runner_ups_unlike_their_cells(probs: np.ndarray, looks: dict[tuple[int, int], np.ndarray]
-                                  ) -> np.ndarray:
+def runner_ups_unlike_their_cells(probs: np.ndarray, looks: dict[tuple[int, int], np.ndarray],
+                                  rebuilt: frozenset = frozenset()) -> np.ndarray:
     """`probs` with runner-ups the picture itself rules out given back to the reading: a
     cell that is a twin of the other cells read as its symbol (as alike as the picture's
     twins typically are) and clearly unlike every cell read as the runner-up (SPLIT_GAP
@@ -204,17 +220,18 @@ def runner_ups_unlike_their_cells(probs: np.ndarray, looks: dict[tuple[int, int]
 
     Only symbols read in one look speak for or against (a symbol read in two looks holds a
     misread), blank is never ruled out, and a runner-up no cell is read as stays: nothing
-    in the picture shows what it would look like."""
+    in the picture shows what it would look like. A symbol speaks from two cells: its
+    cells need be no more than twins (a C059 photo's three Es at 0.5-0.6 E, 0.2-0.3 L,
+    0.96-0.99 alike and at most 0.64 like its Ls, were sent to review)."""
     cells = [cell for cell in looks if int(np.argmax(probs[cell]))]
     if len(cells) < 2 * MIN_CLASS:
         return probs
     values = np.array([int(np.argmax(probs[cell])) for cell in cells])
-    alike, own, twin, one_look = _likeness(cells, values, looks)
-    counts = {v: int(np.sum(values == v)) for v in set(values.tolist())}
+    alike, own, twin, one_look = _likeness(cells, values, looks, rebuilt)
     out = probs.copy()
     for i, cell in enumerate(cells):
         v = int(values[i])
-        if counts[v] < MIN_CLASS or v not in one_look or own[i] < twin - SPLIT_GAP:
+        if v not in one_look or own[i] < twin - SPLIT_GAP:  # one_look: MIN_LOOK cells or more
             continue
         for u in one_look - {v}:
             if alike[i, values == u].max() <= own[i] - SPLIT_GAP:

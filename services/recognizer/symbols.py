@@ -490,4 +490,5 @@ def read_symbols(gray: np.ndarray, lattice: np.ndarray,
     # its look with the stroke: a J among the picture's Js, unlike its Is.
     confirming = looks | {cell: looks_given_back[cell] for cell in fixed}
     return runner_ups_unlike_their_cells(
-        absent_symbols_read_apart(probs, looks, frozenset(fixed)), confirming), convention
+        absent_symbols_read_apart(probs, looks, frozenset(fixed)), confirming,
+        frozenset(fixed)), convention

@@ -484,6 +484,40 @@ def test_a_lone_twin_moved_first_leaves_its_group_to_be_parted():
     data, givens, solution = held_out_picture(16, (4, 4), 61000032, "letters", photo=False)
     assert_solved_exactly(recognize(data), givens, solution)
 
+def test_a_look_moves_to_the_symbol_each_of_its_cells_is_nearer():
+    """Four P052 Bold Ps read F (0.6-0.93) are 0.95-0.998 like the grid's Ps and each at
+    most 0.72-0.85 like its Fs; one P was 0.85 like an F, and the look stayed F while the
+    move asked the least P-like cell to be 0.1 more like a P than the most alike pair
+    across the two looks. Each cell is now held to its own likeness to the Fs."""
+    data, givens, solution = held_out_picture(16, (4, 4), 65000110, "letters", photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
+
+def test_a_symbol_of_few_cells_rules_out_a_runner_up_unlike_them():
+    """A C059 photo's three Es, read 0.5-0.6 E and 0.2-0.3 L, are 0.96-0.99 alike and no
+    more than 0.64 like any of its Ls: L is ruled out although E holds only three cells
+    (the grid went to review with every cell read right)."""
+    data, givens, solution = held_out_picture(16, (4, 4), 66500005, "letters", photo=True)
+    assert_solved_exactly(recognize(data), givens, solution)
+
+
+def test_cells_read_with_a_stroke_given_back_make_no_second_look():
+    """Four DejaVu Serif Js read J with their hooks given back from a line (0.6 J, 0.3 I)
+    look, so rebuilt, 0.63-0.69 like the grid's other Js: their symbol is not one of two
+    looks for that, and the Is they are unlike are ruled out (the grid went to review
+    with every cell read right)."""
+    data, givens, solution = held_out_picture(16, (4, 4), 64000053, "letters", photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
+
+def test_cells_read_with_a_stroke_given_back_move_to_the_symbol_they_are_twins_of():
+    """Three NimbusSansNarrow Bold Ms set high, their peaks joined along the top line,
+    read D (0.28-0.34) with the line given back; as cut they are twins of the grid's Ms
+    (0.99) and unlike its Ds: they move to M."""
+    data, givens, solution = held_out_picture(16, (4, 4), 64000122, "letters", photo=False)
+    assert_solved_exactly(recognize(data), givens, solution)
+
+
 def test_a_runner_up_unlike_its_own_cells_is_ruled_out():
     """Every M of a face the model never saw is read 0.5 M / 0.3 H: where the grid's Hs
     look nothing like its Ms, H is ruled out and the Ms are sure; a cell that does look
