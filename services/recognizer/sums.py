@@ -848,11 +848,14 @@ def set_apart(pair: list[Glyph], typical: float) -> list[Glyph]:
 def apart_view(glyphs: list[Glyph], typical: float, model: KillerModel,
                width: float | None) -> tuple[list[Glyph], float] | None:
     """(the number's digits set apart, the share of that view) for the whole-number
-    reader: two glyphs closer than SET_APART (APART_SHARE), or a glyph that may be two
-    digits run together in a grid whose digit width is known (cut where the digit
-    reader cuts it, at its pair_prior); None where the digits already stand apart."""
+    reader: two glyphs found apart but closer than SET_APART (APART_SHARE), or a glyph
+    that may be two digits run together in a grid whose digit width is known (cut where
+    the digit reader cuts it, at its pair_prior); None where the digits already stand
+    apart. Two glyphs the finder cut from one blob are read as found: the cut may be off
+    (a bold '18' cut through its '8', set apart, read '19')."""
     if len(glyphs) == 2:
-        close = glyphs[1].x - (glyphs[0].x + glyphs[0].w) < round(SET_APART * typical)
+        gap = glyphs[1].x - (glyphs[0].x + glyphs[0].w)
+        close = 1 <= gap < round(SET_APART * typical)
         return (set_apart(glyphs, typical), APART_SHARE) if close else None
     if width is not None and maybe_pair(glyphs, width):
         return (set_apart(_best_split(glyphs[0], typical, model), typical),
