@@ -34,12 +34,14 @@ import recognition_killer  # noqa: E402
 from recognition_killer import (  # noqa: E402
     GROUPS,
     TIME_LIMIT,
+    family_folds,
     held_out_model,
     killer_case,
     style_cases,
     use_model,
 )
 
+from gridsight.synth.fonts import digit_fonts, font_family  # noqa: E402
 from gridsight.synth.killer_render import TRAINED_STYLES  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.solver import solve_page  # noqa: E402
@@ -58,9 +60,11 @@ def marks_at(info: dict) -> dict:
     return out
 
 
-def dump(seed: int, style: str, classes: Counter) -> bool:
-    """Print one picture's errors; True when it was solved exactly."""
-    data, _, solution, info = killer_case(seed, style)
+def dump(seed: int, style: str, classes: Counter,
+         exclude: frozenset[str] = frozenset()) -> bool:
+    """Print one picture's errors; True when it was solved exactly. `exclude`: font
+    families the sums are not drawn in (a font fold's pictures use only its own)."""
+    data, _, solution, info = killer_case(seed, style, exclude)
     try:
         reading = recognize(data, "auto")
     except RecognitionError as e:
@@ -133,7 +137,11 @@ def dump(seed: int, style: str, classes: Counter) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("group", choices=GROUPS)
+    parser.add_argument("group", choices=[*GROUPS, "fold"],
+                        help="a style group, or 'fold' for a font fold's pictures (--fold)")
+    parser.add_argument("--fold", type=int, default=1,
+                        help="with 'fold': which font fold (1-based, of 4), read with the "
+                             "model trained without it when --held-out is given")
     parser.add_argument("--n", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0, help="offset of the first case")
     parser.add_argument("--seed0", type=int,
@@ -147,6 +155,17 @@ def main() -> None:
     if args.seed0 is not None:
         recognition_killer.SEED0 = args.seed0
     offset = args.seed
+    if args.group == "fold":
+        fold = family_folds(4)[args.fold - 1]
+        everything = frozenset(font_family(n) for n, _ in digit_fonts())
+        if args.held_out:
+            use_model(held_out_model(args.train_grids, dict(exclude_families=fold),
+                                     args.held_out))
+        classes: Counter = Counter()
+        cases = style_cases("mixed", args.n, 200 * (args.fold - 1) + offset)
+        solved = sum(dump(seed, style, classes, everything - fold) for seed, style, _ in cases)
+        report(solved, args.n, classes)
+        return
     if args.held_out:
         if args.group not in TRAINED_STYLES:
             parser.error(f"--held-out: {args.group} is no trained style")
@@ -156,7 +175,11 @@ def main() -> None:
     classes: Counter = Counter()
     solved = sum(dump(seed, style, classes)
                  for seed, style, _ in style_cases(args.group, args.n, offset))
-    print(f"\nsolved {solved} of {args.n}")
+    report(solved, args.n, classes)
+
+
+def report(solved: int, n: int, classes: Counter) -> None:
+    print(f"\nsolved {solved} of {n}")
     for name, count in classes.most_common():
         print(f"{count:5d}  {name}")
 

@@ -50,6 +50,7 @@ from services.recognizer.sums import (
     glyph_features,
     number_features,
     split_glyph,
+    whole_number_proba,
 )
 
 
@@ -269,13 +270,13 @@ def fit_number_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> 
 def fit_number_weight(model: KillerModel, calib: Numbers) -> float:
     """The whole-number reading's share in the mixture that minimises the NLL of the true
     sums on held-apart grids (0 when it does not help)."""
-    y = np.array(calib.y)
-    whole = model.number_proba(np.stack(calib.x))[np.arange(len(y)), y]
-    digits = []
+    whole, digits = [], []
     for (glyphs, typical, width), value in zip(calib.found, calib.y, strict=True):
+        # Both readings as the reader makes them (the whole number also set apart).
+        whole.append(whole_number_proba(glyphs, typical, model, width)[value])
         reading = digit_reading(glyphs, typical, model, width)
         digits.append(reading.get(value, 0.0) / (sum(reading.values()) or 1.0))
-    digits = np.array(digits)
+    whole, digits = np.array(whole), np.array(digits)
     best, best_nll = 0.0, float("inf")
     for w in np.linspace(0, 0.9, 19):
         nll = float(-np.log(np.maximum((1 - w) * digits + w * whole, 1e-6)).mean())

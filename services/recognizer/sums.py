@@ -37,10 +37,16 @@ MAX_CANDIDATES = 20  # a digit lost in a photo spreads a sum over ten values or 
 CLEAR_PAIR = 1.1  # a blob this much wider than tall is two digits
 MAYBE_PAIR = 0.8  # from here to CLEAR_PAIR it may be one wide digit or two
 PAIR_RATIO, PAIR_SPREAD = 1.3, 0.07  # glyph width / digit width where two digits get likely
-# Where a grid's two-digit numbers all join into one glyph (condensed faces set tight), a
-# glyph from this many digit widths on may be two digits though narrower than MAYBE_PAIR
-# ('17' in Bebas Neue: 0.72 of its height, its lone digits 0.42-0.53).
+# A glyph from this many of the grid's digit widths on may be two digits though narrower
+# than MAYBE_PAIR: condensed faces set tight join their two-digit numbers ('17' in Bebas
+# Neue: 0.72 of its height, its lone digits 0.42-0.53), all of them or only those with
+# a '1' (a hairline face at small cells: '10' one glyph beside '27' as two).
 JOINED_FROM = 1.4
+# The whole-number reader also sees a number's two digits this many text heights apart
+# where they stand closer (or were cut from one glyph): at its coarse scale the strokes
+# of a hairline '1' and '0' a pixel apart merge, and it reads '11' (Bebas Neue Light).
+SET_APART = 0.12
+APART_SHARE = 0.5  # ... the share of that view in its reading of two glyphs
 JOINED_PERCENTILE = 30  # the lone digits' width: most numbers of one glyph are wider
 RECUT_PRIOR = 0.3  # prior that two glyphs apart in the picture are cut elsewhere
 MISSED_DIGIT = 0.02  # prior that a sum's second digit went unseen
@@ -767,7 +773,7 @@ def pair_prior(glyph: Glyph, width: float | None) -> float:
 
 
 def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
-                 width: float | None = None, joined: bool = False) -> list[SumCandidate]:
+                 width: float | None = None) -> list[SumCandidate]:
     """Candidates for one sum: its digits' reading mixed with the whole-number reading.
 
     A thin bar beside the number that the finder put on one side of the outline/'1'
@@ -776,8 +782,8 @@ def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
     it a sure '18', and the cage sizes, the total and the repair decide.
     """
     def read(gs: list[Glyph]) -> list[SumCandidate]:
-        return mixed_candidates(digit_reading(gs, typical, model, width, joined), gs,
-                                typical, model)
+        return mixed_candidates(digit_reading(gs, typical, model, width), gs, typical,
+                                model, width)
 
     found = read(glyphs)
     if glyphs[0].lead is not None and len(glyphs) == 1:
@@ -794,10 +800,10 @@ def _read_number(glyphs: list[Glyph], typical: float, model: KillerModel,
 
 
 def digit_reading(glyphs: list[Glyph], typical: float, model: KillerModel,
-                  width: float | None = None, joined: bool = False) -> dict[int, float]:
+                  width: float | None = None) -> dict[int, float]:
     """{value: prob} of a sum from its digits; a single wide glyph is also read as two
-    touching digits (`joined`: the grid's numbers all stand as one glyph, `width` their
-    lone digits' (joined_width); one JOINED_FROM of those wide may be two).
+    touching digits (`width`: the grid's digit width, digit_width or joined_width; one
+    JOINED_FROM of those wide may be two: maybe_pair).
 
     Each reading is weighted by its prior (from the glyph's width against the grid's digit
     width) and by how sure the classifier is of its digits.
@@ -808,8 +814,7 @@ def digit_reading(glyphs: list[Glyph], typical: float, model: KillerModel,
         # best cut competes with the first, which the picture's own gap favours.
         readings = [(glyphs, 1 - RECUT_PRIOR),
                     (_best_split(_joined(glyphs), typical, model), RECUT_PRIOR)]
-    elif len(glyphs) == 1 and (glyphs[0].w > MAYBE_PAIR * glyphs[0].h or (
-            joined and glyphs[0].w >= JOINED_FROM * width * glyphs[0].h)):
+    elif maybe_pair(glyphs, width):
         pair = pair_prior(glyphs[0], width)
         readings = [(glyphs, 1 - pair), (_best_split(glyphs[0], typical, model), pair)]
     merged: dict[int, float] = {}
@@ -825,18 +830,65 @@ def digit_reading(glyphs: list[Glyph], typical: float, model: KillerModel,
     return merged
 
 
+def maybe_pair(glyphs: list[Glyph], width: float | None) -> bool:
+    """Whether a number found as one glyph may be two digits run together: wider than
+    MAYBE_PAIR of its height, or JOINED_FROM of the grid's digit width (`width`)."""
+    if len(glyphs) != 1:
+        return False
+    g = glyphs[0]
+    return g.w > MAYBE_PAIR * g.h or width is not None and g.w >= JOINED_FROM * width * g.h
+
+
+def set_apart(pair: list[Glyph], typical: float) -> list[Glyph]:
+    """A number's two digits, the second moved right to stand SET_APART of the first."""
+    gap = int(round(SET_APART * typical))
+    return [pair[0], replace(pair[1], x=max(pair[1].x, pair[0].x + pair[0].w + gap))]
+
+
+def apart_view(glyphs: list[Glyph], typical: float, model: KillerModel,
+               width: float | None) -> tuple[list[Glyph], float] | None:
+    """(the number's digits set apart, the share of that view) for the whole-number
+    reader: two glyphs found apart but closer than SET_APART (APART_SHARE), or a glyph
+    that may be two digits run together in a grid whose digit width is known (cut where
+    the digit reader cuts it, at its pair_prior); None where the digits already stand
+    apart. Two glyphs the finder cut from one blob are read as found: the cut may be off
+    (a bold '18' cut through its '8', set apart, read '19')."""
+    if len(glyphs) == 2:
+        gap = glyphs[1].x - (glyphs[0].x + glyphs[0].w)
+        close = 1 <= gap < round(SET_APART * typical)
+        return (set_apart(glyphs, typical), APART_SHARE) if close else None
+    if width is not None and maybe_pair(glyphs, width):
+        return (set_apart(_best_split(glyphs[0], typical, model), typical),
+                pair_prior(glyphs[0], width))
+    return None
+
+
+def whole_number_proba(glyphs: list[Glyph], typical: float, model: KillerModel,
+                       width: float | None = None) -> np.ndarray:
+    """The whole-number reader's probabilities of 0..45 for a number as found, mixed
+    with its reading of the digits set apart where they stand close (apart_view)."""
+    whole = model.number_proba(number_features(glyphs, typical)[None])[0]
+    apart = apart_view(glyphs, typical, model, width)
+    if apart is None:
+        return whole
+    view, share = apart
+    return (1 - share) * whole + share * model.number_proba(
+        number_features(view, typical)[None])[0]
+
+
 def mixed_candidates(digit_reading: dict[int, float], glyphs: list[Glyph], typical: float,
-                     model: KillerModel) -> list[SumCandidate]:
+                     model: KillerModel, width: float | None = None) -> list[SumCandidate]:
     """The digit reading's {value: prob} mixed with the whole-number reading.
 
     A mixture, not a product: where the two disagree (the digit model sure of '8', the
     number model of '11') both values stay likely and the cage sizes, the total and the
-    solver decide; where they agree the sum stays sure.
+    solver decide; where they agree the sum stays sure. The whole-number reader reads
+    digits that stand close both as found and set apart (apart_view).
     """
     total = sum(digit_reading.values()) or 1.0
     mixed = {v: p / total for v, p in digit_reading.items()}
     if model.numbers is not None and model.number_weight > 0:
-        whole = model.number_proba(number_features(glyphs, typical)[None])[0]
+        whole = whole_number_proba(glyphs, typical, model, width)
         w = model.number_weight
         mixed = {v: (1 - w) * mixed.get(v, 0.0) + w * float(whole[v])
                  for v in set(mixed) | set(range(1, MAX_SUM + 1))}
@@ -901,7 +953,7 @@ def read_sums(ink: np.ndarray, heads, maybe=(), n: int = 9,
         width = joined_width(found) if joined else width
         for cell in sorted(found):
             out.append(CageSumReading(cell=cell, candidates=_read_number(
-                found[cell], typical, model, width, joined)))
+                found[cell], typical, model, width)))
     for cell in heads if sure_heads is None else sure_heads:
         if tuple(cell) not in found:
             out.append(CageSumReading(cell=tuple(cell), candidates=[

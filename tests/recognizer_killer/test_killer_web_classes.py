@@ -83,7 +83,7 @@ def test_joined_pair_in_a_grid_of_joined_pairs_may_be_two_digits():
     assert pairs  # narrow joined '1x' pairs
     for cell in pairs:
         old = digit_reading(found[cell], typical, model, None)
-        new = digit_reading(found[cell], typical, model, width, joined=True)
+        new = digit_reading(found[cell], typical, model, width)
         # Main: a lone digit only (the '1' lost); now the pair is the likelier reading.
         assert old.get(truth[cell], 0.0) < 0.1
         assert max(new, key=new.get) == truth[cell]
