@@ -247,18 +247,12 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                 return best if best_fit > aside[2] else aside
         if best_fit >= GOOD_FIT and best[1].shape[0] - 1 == SIZE:
             return best  # a 9x9 lattice lying well: other sides are not tried
-    nine = best if best is not None and best[1].shape[0] - 1 == SIZE else weak
-    if light is not None and nine is not None and \
-            _digits_in_nine_cells(gray, centred_glyphs(gray, nine[1]), light[1]):
-        return nine  # the 9x9's box lines, with a page's or a shadow's edge, ruled the light one
-    if light is not None and light[2] >= best_fit + CLEARLY_BETTER_FIT:
-        return light  # a smaller grid of light lines, lying clearly better than 9x9
-    if light is not None and best is not None and best[1].shape[0] - 1 == SIZE and \
-            light[2] > best_fit and _pitch_misses(line_ink(0)[1], best[1], light[1]):
-        return light  # lying better, and line by line: the 9x9 has lines on blank paper
-    if light is not None and best is not None and best[1].shape[0] - 1 == SIZE and \
-            light[2] > best_fit and _lines_clearer(line_ink(0)[1], light[1], best[1]):
-        return light  # lying better, its lines standing clearly out of its cells' ink
+    if light is not None and _light_wins(lambda: line_ink(0)[1], light, best, best_fit):
+        nine = best if best is not None and best[1].shape[0] - 1 == SIZE else weak
+        if nine is not None and \
+                _digits_in_nine_cells(gray, centred_glyphs(gray, nine[1]), light[1]):
+            return nine  # the 9x9's box lines, with a page's or a shadow's edge, ruled it
+        return light
     if weak is not None and best is not None and weak[2] >= best_fit + CLEARLY_BETTER_FIT:
         # Far out of focus, a grid's thin lines blur into the paper: its own outline scores
         # weakly, and the sheet's edge, scoring well, would win lying on the lines far worse.
@@ -268,6 +262,19 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
+
+
+def _light_wins(line_ink, light, best, best_fit: float) -> bool:
+    """Whether the smaller lattice of light lines set aside wins over the best lattice: it
+    lies clearly better; or better than a 9x9 one, and line by line (that 9x9 has a line
+    on blank paper, see OFF_LINE) or with its lines standing clearly more out of its
+    cells' ink (see LINES_CLEARER). `line_ink()`: the binarized ink with the faint lines."""
+    if light[2] >= best_fit + CLEARLY_BETTER_FIT:
+        return True
+    if best is None or best[1].shape[0] - 1 != SIZE or light[2] <= best_fit:
+        return False
+    ink = line_ink()
+    return _pitch_misses(ink, best[1], light[1]) or _lines_clearer(ink, light[1], best[1])
 
 
 # A 9x9 of light thin lines on a small photo shows only its box lines (a 3x3 lattice)
