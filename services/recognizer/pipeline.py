@@ -186,14 +186,16 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     corners, lattice, fit, refined_score = found
                     if pad and _off_picture(corners - pad, gray.shape):
                         continue  # the frame's own edge, not the picture's ink
+                    if side != SIZE or fit < GOOD_FIT:
+                        corners, side, lattice, fit = _counted_finer(framed, outline, found,
+                                                                     side)
+                    # Still a 4x4 once counted finer (a light 12x12's 4x4 is counted to 12
+                    # first: a block of three of its cells a side is nine of its rows).
                     nine = _nine_in_a_block(framed, binary, lattice,
                                             lambda pad=pad: line_ink(pad)) \
                         if side < 2 * BOX else None
                     if nine is not None:
                         side, (corners, lattice, fit, refined_score) = SIZE, nine
-                    elif side != SIZE or fit < GOOD_FIT:
-                        corners, side, lattice, fit = _counted_finer(framed, outline, found,
-                                                                     side)
                     seen_any |= refined_score >= MIN_SCORE and not other_sides
                     side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
