@@ -14,8 +14,8 @@ Real sets, each reported on its own, when ../shared/data is beside the repositor
   lying EXIF orientation tags: the rotation reported must stand the puzzle upright.
 Synthetic sets: screenshots, flat and curved photos, and one per failure class seen in
 real photos (framed heading on the grid, creases, shadow stripes, dark, faded, heavy
-noise, inverted, a deep shadow at a grid corner). Prints and writes
-bench/out/recognition.md and a reliability plot.
+noise, inverted, a deep shadow at a grid corner, also under light grey thin lines).
+Prints and writes bench/out/recognition.md and a reliability plot.
 """
 
 from __future__ import annotations
@@ -94,7 +94,12 @@ FAILURE_CLASSES = {
     "photo: lens out of focus": {"defocus": 0.07, "lens_disk": True},
     # A page tilted to the lens: 4-12 % of a cell from one side of the grid to the other.
     "photo: tilted out of focus": {"defocus": 0.08, "defocus_tilt": 0.5},
+    # Light grey thin lines (render.LIGHT_LINED) and a deep shadow at a grid corner: the
+    # box lines with a page's or the shadow's edge were read as a 4x4 grid.
+    "photo: light-lined, deep shadow at a grid corner": {"corner_shadow": True},
 }
+# Failure classes drawn in one style rather than a random one of STYLES.
+CLASS_STYLES = {"photo: light-lined, deep shadow at a grid corner": LIGHT_LINED}
 
 
 def synthetic_set(kind: str, count: int, seed0: int, unique: bool = False):
@@ -110,7 +115,8 @@ def synthetic_set(kind: str, count: int, seed0: int, unique: bool = False):
                   for row in solution]
         if unique:
             givens = made_unique(givens, solution)
-        image = render_sudoku(givens, font=rng.choice(fonts), style=rng.choice(sorted(STYLES)),
+        font, drawn = rng.choice(fonts), rng.choice(sorted(STYLES))
+        image = render_sudoku(givens, font=font, style=CLASS_STYLES.get(kind, drawn),
                               cell_px=rng.randint(28, 64), seed=seed, jitter=rng.uniform(0, 0.05))
         if kind == "screenshot":
             yield f"{kind}-{seed}", _png(image), np.asarray(givens)

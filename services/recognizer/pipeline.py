@@ -21,6 +21,7 @@ from services.recognizer.classifier import load_model
 from services.recognizer.decode import decode, decode_colour, decode_region
 from services.recognizer.errors import RecognitionError
 from services.recognizer.focus import focus_views, in_focus, sharpened_picture
+from services.recognizer.glyph_pitch import centred_glyphs
 from services.recognizer.grid import (
     MIN_SCORE,
     NO_GRID,
@@ -64,7 +65,7 @@ from services.recognizer.orientation import (
     turn_points,
     upright_turns,
 )
-from services.recognizer.shape import box_shape, grid_size, lattice_count
+from services.recognizer.shape import box_shape, grid_size, lattice_count, nine_count
 from services.recognizer.symbols import read_symbols
 
 SIZE = 9
@@ -188,6 +189,13 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                     if side != SIZE or fit < GOOD_FIT:
                         corners, side, lattice, fit = _counted_finer(framed, outline, found,
                                                                      side)
+                    # Still a 4x4 once counted finer (a light 12x12's 4x4 is counted to 12
+                    # first: a block of three of its cells a side is nine of its rows).
+                    nine = _nine_in_a_block(framed, binary, lattice,
+                                            lambda pad=pad: line_ink(pad)) \
+                        if side < 2 * BOX else None
+                    if nine is not None:
+                        side, (corners, lattice, fit, refined_score) = SIZE, nine
                     seen_any |= refined_score >= MIN_SCORE and not other_sides
                     side_score = max(score, refined_score)
                     # Another side is claimed only on clear evidence: a lattice lying well
@@ -241,14 +249,12 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
                 return best if best_fit > aside[2] else aside
         if best_fit >= GOOD_FIT and best[1].shape[0] - 1 == SIZE:
             return best  # a 9x9 lattice lying well: other sides are not tried
-    if light is not None and light[2] >= best_fit + CLEARLY_BETTER_FIT:
-        return light  # a smaller grid of light lines, lying clearly better than 9x9
-    if light is not None and best is not None and best[1].shape[0] - 1 == SIZE and \
-            light[2] > best_fit and _pitch_misses(line_ink(0)[1], best[1], light[1]):
-        return light  # lying better, and line by line: the 9x9 has lines on blank paper
-    if light is not None and best is not None and best[1].shape[0] - 1 == SIZE and \
-            light[2] > best_fit and _lines_clearer(line_ink(0)[1], light[1], best[1]):
-        return light  # lying better, its lines standing clearly out of its cells' ink
+    if light is not None and _light_wins(lambda: line_ink(0)[1], light, best, best_fit):
+        nine = best if best is not None and best[1].shape[0] - 1 == SIZE else weak
+        if nine is not None and \
+                _digits_in_nine_cells(gray, centred_glyphs(gray, nine[1]), light[1]):
+            return nine  # the 9x9's box lines, with a page's or a shadow's edge, ruled it
+        return light
     if weak is not None and best is not None and weak[2] >= best_fit + CLEARLY_BETTER_FIT:
         # Far out of focus, a grid's thin lines blur into the paper: its own outline scores
         # weakly, and the sheet's edge, scoring well, would win lying on the lines far worse.
@@ -258,6 +264,45 @@ def _located(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     if seen_any:
         raise RecognitionError(OUTLINE_BROKEN)
     raise RecognitionError(NO_GRID)
+
+
+def _light_wins(line_ink, light, best, best_fit: float) -> bool:
+    """Whether the smaller lattice of light lines set aside wins over the best lattice: it
+    lies clearly better; or better than a 9x9 one, and line by line (that 9x9 has a line
+    on blank paper, see OFF_LINE) or with its lines standing clearly more out of its
+    cells' ink (see LINES_CLEARER). `line_ink()`: the binarized ink with the faint lines."""
+    if light[2] >= best_fit + CLEARLY_BETTER_FIT:
+        return True
+    if best is None or best[1].shape[0] - 1 != SIZE or light[2] <= best_fit:
+        return False
+    ink = line_ink()
+    return _pitch_misses(ink, best[1], light[1]) or _lines_clearer(ink, light[1], best[1])
+
+
+# A 9x9 of light thin lines on a small photo shows only its box lines (a 3x3 lattice)
+# even counted line by line; with a page's edge and a deep shadow's edge running on from
+# a grid side, the outline round them and a row and a column of the page beyond counted
+# as a 4x4 lying on the lines (0.75-0.76) far better than the grid's own 9x9 lattice
+# (0.44-0.55), its thin lines unseen, and not on the grid's box lines (the page's margin
+# is no box wide). The digits tell them apart: 27-32 of the grid's blobs of a digit's
+# size sat centred in the 9x9's cells (78-100 %), none of a 4x4 cell's size in the
+# 4x4's. A smaller grid's digits are too tall for a 9x9 lattice's cells, and sit centred
+# in its own.
+DIGITS_SEEN = 9  # glyphs centred in the 9x9 lattice's cells, about one a box at least
+DIGITS_CENTRED = 0.7  # ... as a share of the digit-sized blobs there
+DIGITS_OWN = 0.2  # the other lattice's own centred digits, against the 9x9 one's
+
+
+def _digits_in_nine_cells(gray: np.ndarray, nine_digits: tuple[int, float],
+                          other: np.ndarray) -> bool:
+    """Whether the digits sit one to a cell of a 9x9 lattice (centred_glyphs there:
+    `nine_digits`), and hardly any fit the cells of the `other` lattice of a smaller side
+    (see DIGITS_SEEN)."""
+    seen, centred = nine_digits
+    if seen * centred < DIGITS_SEEN or centred < DIGITS_CENTRED:
+        return False
+    own, own_centred = centred_glyphs(gray, other)
+    return own * own_centred < DIGITS_OWN * seen * centred
 
 
 # Once a 9x9 lattice lies well on the lines, an outline sharing less than this of its area
@@ -383,6 +428,45 @@ def _counted_finer(gray: np.ndarray, outline: np.ndarray, found,
             continue  # no boxes of its own: maybe a block of a 9x9's cells
         return quad, counted, finer, share
     return corners, side, lattice, fit
+
+
+# A 9x9 of light thin lines shows only its box lines to the binarization: a 3x3 lattice,
+# which no sudoku has, until a page's edge or a deep shadow's edge running on from a grid
+# side adds a fourth box row and column beyond the grid, and the outline round them all
+# is counted as a 4x4 lying on the lines (0.78-0.86), as well as or better than the 9x9
+# lattice of the grid's own outline (0.65, its corner in the shadow pulled 0.4 cell in),
+# or ruled into a 12x12 by the thin lines of three of its four box rows. The 3x3 block of
+# those cells that is the grid shows it two ways: counted line by line, every one of a
+# 9x9's rules each way (shape.nine_count; a block of a 4x4 lattice laid over a 9x9
+# photo's heading and grid counted nine of ten, so all ten are asked for); or, its thin
+# lines too light even for that on a small photo, the most digits of the blocks sitting
+# one to a cell of a 9x9 lattice there while hardly any is of a size for the lattice's own
+# cells (see _digits_in_nine_cells). No block of a 4x4, 6x6 or 8x8's own cells has rules
+# a third of a cell apart, and their digits are too tall for a 9x9 lattice's cells.
+# Only lattices of fewer than two boxes' cells a side are looked into (a 4x4): more would
+# need several ruled rows of the page beyond the grid.
+BOX = 3  # a 9x9's boxes, in cells
+
+
+def _nine_in_a_block(gray: np.ndarray, binary: np.ndarray, lattice: np.ndarray, line_ink):
+    """_lattice_in's result for a 9x9 in the BOX x BOX block of the lattice's cells that
+    shows all of a 9x9's rules counted line by line, or else holds the most digits one to
+    a cell of a 9x9 lattice (see _digits_in_nine_cells); None when no block does."""
+    side = lattice.shape[0] - 1
+    blocks = []
+    for row in range(side - BOX + 1):
+        for col in range(side - BOX + 1):
+            quad = np.array([lattice[row, col], lattice[row, col + BOX],
+                             lattice[row + BOX, col + BOX], lattice[row + BOX, col]], float)
+            if _shortest_side(quad) >= MIN_CELL_PX * SIZE:
+                blocks.append(quad)
+    chosen = next((quad for quad in blocks if nine_count(gray, quad) >= 1.0), None)
+    if chosen is None and blocks:
+        digits = [centred_glyphs(gray, even_lattice(quad, SIZE)) for quad in blocks]
+        most = int(np.argmax([seen * centred for seen, centred in digits]))
+        if _digits_in_nine_cells(gray, digits[most], lattice):
+            chosen = blocks[most]
+    return None if chosen is None else _lattice_in(binary, chosen, SIZE, line_ink)
 
 
 def _ruled_finer(light, corners: np.ndarray, side: int) -> bool:

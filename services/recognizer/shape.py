@@ -189,10 +189,27 @@ def lattice_count(gray: np.ndarray, corners: np.ndarray) -> tuple[int | None, fl
     """(side, share of its rules explained the weaker way) of the side other than 9 that
     the rules counted line by line in the grey picture (lattice_rule_positions) explain
     clearly (see _clearly_other); (None, 0.0) when none does."""
-    ys, xs = lattice_rule_positions(gray, corners)
-    scores = {n: (_run_score(ys, n + 1, SIDE), _run_score(xs, n + 1, SIDE)) for n in SIZES}
+    scores = _lattice_scores(gray, corners)
     side = _clearly_other(scores)
     return (None, 0.0) if side is None else (side, min(scores[side]) / (side + 1))
+
+
+def _lattice_scores(gray: np.ndarray, corners: np.ndarray) -> dict[int, tuple[float, float]]:
+    """Score of each size, across and down, for the rules counted line by line."""
+    ys, xs = lattice_rule_positions(gray, corners)
+    return {n: (_run_score(ys, n + 1, SIDE), _run_score(xs, n + 1, SIDE)) for n in SIZES}
+
+
+def nine_count(gray: np.ndarray, corners: np.ndarray) -> float:
+    """Share of a 9x9's rules found line by line in the grey picture inside the outline
+    (the weaker way), when 9 explains them nearly all (one may be missing, none over) and
+    two rules more than any other size does, each way; 0.0 otherwise."""
+    scores = _lattice_scores(gray, corners)
+    for way in range(2):
+        nine = scores[USUAL][way]
+        if nine < USUAL or any(nine < scores[n][way] + 2 for n in SIZES if n != USUAL):
+            return 0.0
+    return min(scores[USUAL]) / (USUAL + 1)
 
 
 def box_shapes(size: int) -> list[tuple[int, int]]:

@@ -25,18 +25,19 @@ def to_bytes(image: Image.Image, fmt: str = "PNG", **options) -> bytes:
     return buffer.getvalue()
 
 
-def bench_photo(seed: int, **failure_class):
+def bench_photo(seed: int, style=None, **failure_class):
     """(photo, givens, truth) drawn as bench/recognition.py draws its synthetic photos
-    (random style, face and cell size, a photo of a random size), with a failure class's
-    photograph() options."""
+    (random style unless `style` is given, face and cell size, a photo of a random size),
+    with a failure class's photograph() options."""
     from gridsight.synth.fonts import digit_fonts
     from gridsight.synth.render import STYLES
 
     rng = random.Random(seed)
     givens = [[v if rng.random() < rng.uniform(0.3, 0.45) else 0 for v in row]
               for row in random_solution(9, None, rng)]
-    image = render_sudoku(givens, font=rng.choice([p for _, p in digit_fonts()]),
-                          style=rng.choice(sorted(STYLES)), cell_px=rng.randint(28, 64),
+    font = rng.choice([p for _, p in digit_fonts()])
+    drawn = rng.choice(sorted(STYLES))  # drawn either way: the later draws stay the same
+    image = render_sudoku(givens, font=font, style=style or drawn, cell_px=rng.randint(28, 64),
                           seed=seed, jitter=rng.uniform(0, 0.05))
     photo, truth = photograph(image, rng=np.random.default_rng(seed), fill=(0.6, 0.95),
                               rotation=12,

@@ -27,7 +27,7 @@ from services.recognizer.shape import box_shapes
 from services.recognizer.symbols import SYMBOL_MODEL_PATH, fold, load_symbol_model
 from services.solver import solve_reading
 
-from .conftest import bench_photo, read_digits, to_bytes
+from .conftest import bench_photo, givens_for, read_digits, to_bytes
 
 SYMBOL_FLOOR = 0.96  # glyph accuracy of the shipped symbol model on held-out fonts + style
 # ... and of its worst held-out font family alone, in the held-out style (bench/
@@ -818,3 +818,50 @@ def test_a_block_of_a_9x9_in_a_deep_shadow_is_not_counted_as_a_6x6():
     reading = recognize(to_bytes(photo, "JPEG", quality=90))
     assert (reading.kind, reading.size) == ("sudoku", 9)
     assert (read_digits(reading) == np.asarray(givens)).mean() >= 80 / 81
+
+
+@pytest.mark.parametrize(("seed", "thin_line", "read_on_main"), [
+    (9200004, None, "4x4"),  # the box lines and a row and a column of the page beyond
+    (9200039, None, "4x4"),
+    (9200066, None, "12x12"),  # that 4x4, its cells then ruled by the 9x9's thin lines
+    (9200013, (228, 230, 236), "4x4"),  # that 4x4 lying at 0.86, taken at once
+])
+def test_a_light_lined_9x9_in_a_corner_shadow_is_read_as_9x9(seed, thin_line, read_on_main):
+    """A 9x9 of light grey thin lines on a small photo shows only its box lines; with the
+    page's edge and a deep shadow's edge running on from a grid side, a row and a column
+    of the page beyond them were counted as a 4x4 grid lying on the lines better than the
+    9x9 lattice. The grid's digits sit one to a cell of the 9x9 lattice, and none is of a
+    4x4 cell's size (bench class "photo: light-lined, deep shadow at a grid corner"; the
+    last with its thin lines lighter still)."""
+    from dataclasses import replace
+
+    from gridsight.synth.render import LIGHT_LINED
+
+    style = LIGHT_LINED if thin_line is None else replace(LIGHT_LINED, line=thin_line)
+    photo, givens, _ = bench_photo(seed, style=style, corner_shadow=True)
+    reading = recognize(to_bytes(photo, "JPEG", quality=90))
+    assert (reading.kind, reading.size) == ("sudoku", 9), f"read as {read_on_main} on main"
+    assert (read_digits(reading) == np.asarray(givens)).mean() >= 78 / 81
+
+
+def test_digits_sit_one_to_a_cell_of_their_own_grids_lattice():
+    """The evidence that tells a 9x9 from a 4x4 laid over its boxes: a grid's digits are
+    centred blobs of a digit's size for its own lattice's cells only (glyph_pitch)."""
+    from services.recognizer.glyph_pitch import centred_glyphs
+    from services.recognizer.lattice import even_lattice
+    from services.recognizer.pipeline import DIGITS_SEEN
+
+    nine = render_sudoku(givens_for(7), style="app", seed=7, cell_px=40)
+    gray, lattice = np.asarray(nine.convert("L")), np.asarray(nine.info["lattice"], float)
+    seen, centred = centred_glyphs(gray, lattice)
+    assert seen >= 20 and centred >= 0.9
+    assert centred_glyphs(gray, lattice[::3, ::3])[0] == 0  # its boxes as cells
+
+    givens, _ = make_sudoku(random.Random(7), 4, (2, 2))
+    four = render_sudoku(givens, style="app", seed=7, box=(2, 2), cell_px=40)
+    gray, lattice = np.asarray(four.convert("L")), np.asarray(four.info["lattice"], float)
+    seen, centred = centred_glyphs(gray, lattice)
+    assert seen >= 4 and centred >= 0.9
+    corners = lattice[[0, 0, -1, -1], [0, -1, -1, 0]]
+    seen, centred = centred_glyphs(gray, even_lattice(corners, 9))
+    assert seen * centred < DIGITS_SEEN  # its digits too tall for a 9x9 lattice's cells
