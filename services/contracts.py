@@ -236,12 +236,25 @@ class WallFix(Model):
     present: StrictBool
 
 
+class ClueFix(Model):
+    """A nonogram line's whole clue as the person reads it: numbers missed or read in
+    excess are mended as well as misread ones."""
+
+    line: Literal["row", "col"]
+    index: StrictInt = Field(ge=0, description="the row (top to bottom) or column (left "
+                             "to right), 0-based")
+    clue: list[Annotated[StrictInt, Field(ge=0)]] = Field(
+        description="the line's runs in order (left to right, top to bottom); [] or [0] "
+        "for a line with nothing to fill")
+
+
 class Corrections(Model):
     """Readings a person confirmed; the solver treats them as certain."""
 
     cells: list[CellFix] = []
     cage_sums: list[SumFix] = []
     walls: list[WallFix] = []
+    clues: list[ClueFix] = Field([], description="Nonograms: whole clues of lines")
 
 
 # --- Jobs ----------------------------------------------------------------------

@@ -25,8 +25,10 @@ def place(row: int, col: int) -> str:
 def check_corrections(reading: Reading, fixes: Corrections) -> None:
     """CorrectionError, in words with 1-based rows and columns, unless the fixes can hold."""
     if reading.kind == "nonogram":
-        raise CorrectionError("corrections of a nonogram read from a picture are not taken "
-                              "yet: type its clues in as a nonogram puzzle instead")
+        problems = clue_problems(reading, fixes)
+        if problems:
+            raise CorrectionError("; ".join(problems))
+        return
     n = reading.size
     problems = []
     seen: dict[tuple[int, int], int] = {}
@@ -57,6 +59,8 @@ def check_corrections(reading: Reading, fixes: Corrections) -> None:
         problems.append("cage sums apply only to killer sudoku")
     if fixes.walls and reading.kind != "killer":
         problems.append("cage walls apply only to killer sudoku")
+    if fixes.clues:
+        problems.append("clue corrections apply only to nonograms")
     for fix in fixes.walls:
         if fix.row >= n or fix.col >= n or (fix.side == "right" and fix.col >= n - 1) or (
                 fix.side == "down" and fix.row >= n - 1):
@@ -68,6 +72,50 @@ def check_corrections(reading: Reading, fixes: Corrections) -> None:
                      for f in fixes.cage_sums if f.row >= n or f.col >= n]
     if problems:
         raise CorrectionError("; ".join(problems))
+
+
+def clue_problems(reading: Reading, fixes: Corrections) -> list[str]:
+    """Why a nonogram's clue fixes cannot hold, in words: a line outside the grid, a 0
+    beside other runs, runs that overflow their line, or (every line typed) row and column
+    totals that differ."""
+    problems = []
+    if fixes.cells or fixes.cage_sums or fixes.walls:
+        problems.append("a nonogram takes corrections of its clues only (`clues`)")
+    lengths = {"row": reading.width or 0, "col": reading.height or 0}
+    counts = {"row": reading.height or 0, "col": reading.width or 0}
+    typed: dict[tuple[str, int], list[int]] = {}
+    for fix in fixes.clues:
+        where = line_name(fix.line, fix.index)
+        if fix.index >= counts[fix.line]:
+            problems.append(f"there is no {where}: the nonogram has {counts[fix.line]} "
+                            f"{'rows' if fix.line == 'row' else 'columns'}")
+            continue
+        runs = runs_of(fix.clue)
+        if 0 in runs:
+            problems.append(f"{where}: a 0 stands alone, for a line with nothing to fill")
+        elif sum(runs) + len(runs) - 1 > lengths[fix.line]:
+            problems.append(f"{where}: {' '.join(map(str, runs))} needs "
+                            f"{sum(runs) + len(runs) - 1} cells, and the line has "
+                            f"{lengths[fix.line]}")
+        elif typed.setdefault((fix.line, fix.index), runs) != runs:
+            problems.append(f"{where} is given two different clues")
+    totals = {line: sum(sum(runs) for (kind, _), runs in typed.items() if kind == line)
+              for line in counts}
+    whole = all(sum(kind == line for kind, _ in typed) == counts[line] for line in counts)
+    if not problems and whole and totals["row"] != totals["col"]:
+        problems.append(f"the row clues add up to {totals['row']} filled cells and the "
+                        f"column clues to {totals['col']}: they must agree")
+    return problems
+
+
+def line_name(line: str, index: int) -> str:
+    """A nonogram line as people count: "row 3", "column 12"."""
+    return f"{'row' if line == 'row' else 'column'} {index + 1}"
+
+
+def runs_of(clue: list[int]) -> list[int]:
+    """A typed clue as runs: a lone 0 (an empty line) is no run."""
+    return [] if clue == [0] else list(clue)
 
 
 def _kind_problem(reading: Reading, fix: CellFix) -> str | None:
@@ -141,6 +189,9 @@ def cages_by_cell(reading: Reading, fixes: Corrections) -> dict[tuple[int, int],
 def as_fixed(fixes: Corrections) -> dict[str, list[list[int]]]:
     """The corrections as the solver's certain readings: {part: [[row, col, value], ...]};
     "entries" holds the cells a person marked as their own digits."""
+    if fixes.clues:  # a nonogram: whole lines, {"row_clues": [[line, [runs]], ...]}
+        return {f"{line}_clues": [[f.index, runs_of(f.clue)] for f in fixes.clues
+                                  if f.line == line] for line in ("row", "col")}
     # The person's own digits are no clues: their cells are blank in the puzzle, and the
     # digits go to the solver apart, to be checked against the solution.
     return {"cells": [[f.row, f.col, 0 if f.kind == "entry" else f.value]
@@ -167,5 +218,6 @@ def merge(old: Corrections | None, new: Corrections) -> Corrections:
     cells = {(f.row, f.col): f for f in [*old.cells, *new.cells]}
     sums = {(f.row, f.col): f for f in [*old.cage_sums, *new.cage_sums]}
     walls = {(f.row, f.col, f.side): f for f in [*old.walls, *new.walls]}
+    clues = {(f.line, f.index): f for f in [*old.clues, *new.clues]}
     return Corrections(cells=list(cells.values()), cage_sums=list(sums.values()),
-                       walls=list(walls.values()))
+                       walls=list(walls.values()), clues=list(clues.values()))

@@ -58,21 +58,21 @@ class Number:
 
 
 def read_numbers(reading: Reading, fixed: dict | None) -> list[Number]:
-    """Every clue number of the reading; the ones a person typed are certain."""
-    typed = {}
-    for what in ("row_clues", "col_clues"):
-        for line, place, value in (fixed or {}).get(what, []):
-            typed[(what[:-1], int(line), int(place))] = int(value)
+    """Every clue number of the reading. A line whose clue a person typed
+    (fixed = {"row_clues": [[line, [runs]], ...], "col_clues": ...}) holds the typed
+    numbers instead, certain, however many were read there."""
     out = []
     for what, clues in (("row_clue", reading.row_clues), ("col_clue", reading.col_clues)):
+        typed = {int(line): [int(v) for v in runs]
+                 for line, runs in (fixed or {}).get(f"{what}s", [])}
         for line, clue in enumerate(clues or []):
+            if line in typed:
+                out += [Number(what, line, place, ((value, 1.0),), fixed=True)
+                        for place, value in enumerate(typed[line])]
+                continue
             for place, number in enumerate(clue):
-                key = (what, line, place)
-                if key in typed:
-                    out.append(Number(what, line, place, ((typed[key], 1.0),), fixed=True))
-                else:
-                    values = tuple((c.value, max(c.prob, 1e-9)) for c in number.candidates)
-                    out.append(Number(what, line, place, values))
+                values = tuple((c.value, max(c.prob, 1e-9)) for c in number.candidates)
+                out.append(Number(what, line, place, values))
     return out
 
 
@@ -146,12 +146,21 @@ def solve_nonogram_reading(reading: Reading, time_limit: float = 10.0,
     if fallback is not None:
         return _result(reading, numbers, *fallback, started)
     doubtful = sorted((n for n in numbers if not n.fixed), key=lambda n: n.values[0][1])
+    as_read = ("the clues, with your corrections," if any(n.fixed for n in numbers)
+               else "the clues as read")
+    conflicts = [f"{as_read} have no solution, even with the least certain numbers read "
+                 "otherwise"]
+    totals = [sum(v for n, v in zip(numbers, best, strict=True) if n.what == what)
+              for what in ("row_clue", "col_clue")]
+    if totals[0] != totals[1]:  # no runner-up mends a number missed or read in excess
+        conflicts.append(f"the row clues add up to {totals[0]} filled cells and the column "
+                         f"clues to {totals[1]}: a number may be missing, read in excess "
+                         "or misread")
     return SolveResult(
         kind="nonogram", width=reading.width, height=reading.height, status="needs_review",
         verdict="none", suspects=[_suspect(n, n.best) for n in doubtful[:SHOWN_SUSPECTS]],
-        conflicts=["the clues as read have no solution, even with the least certain "
-                   "numbers read otherwise"],
-        message="the clues as read have no solution; check the clue numbers marked",
+        conflicts=conflicts,
+        message=f"{as_read} have no solution; check the clue numbers marked",
         seconds=round(time.perf_counter() - started, 6))
 
 

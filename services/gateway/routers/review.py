@@ -31,6 +31,11 @@ be repaired, and each one changed is listed in `suspects`.
 * Corrections that cannot hold on their own are refused with 422 and a message: a digit
   typed twice in one row, column or box, or a cage sum its cage cannot make (30 for two
   cells of a 9x9 grid).
+* A nonogram is corrected line by line: `clues` holds whole clues, e.g.
+  `{"line": "row", "index": 2, "clue": [3, 1]}` (`[]` or `[0]` for an empty line), which
+  replace every number read on that line, so a number missed or read in excess is mended
+  too. A clue longer than its line, or rows and columns all typed with different totals,
+  is refused with 422.
 
 Later corrections of the same reading replace earlier ones; `POST /v1/jobs/{id}/reset`
 drops them all and solves the reading as it was read.
@@ -43,7 +48,7 @@ router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(req
              responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
                  "description": "The job has no reading to correct yet"}},
              dependencies=[Depends(limit_job_rate)],
-             summary="Correct readings (cells, cage sums, walls) and solve again",
+             summary="Correct readings (cells, cage sums, walls, nonogram clues) and solve again",
              description=CORRECTIONS_RULE)
 def correct_job(job_id: OwnedJobId, fixes: Corrections, response: Response) -> JobCreated:
     store = get_store()

@@ -5,7 +5,8 @@ import {
   overlayUrl, postCorrections, waitForJob,
 } from "./api.js";
 import {
-  addCloseUps, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText, suspectList,
+  addCloseUps, clueEditor, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText,
+  suspectList,
 } from "./grids.js";
 import { shrinkPicture } from "./shrink.js";
 
@@ -102,9 +103,9 @@ function showReview(job) {
   $("#review").hidden = !job.reading;
   if (!job.reading) return;
   const { corrections } = job;
-  $("#undo").hidden = !(corrections?.cells?.length || corrections?.cage_sums?.length
-                        || corrections?.walls?.length);
-  editor = readingEditor(job);
+  $("#undo").hidden = !Object.values(corrections || {}).some((fixes) => fixes?.length);
+  // A nonogram's reading is its clues; every other kind's is its grid.
+  editor = job.reading.kind === "nonogram" ? clueEditor(job) : readingEditor(job);
   $("#reading").replaceChildren(editor.element);
   const suspects = suspectList(job, editor.focus);
   $("#suspects").replaceChildren(suspects);
@@ -328,9 +329,11 @@ function wireReview() {
       showError(error);
       return;
     }
-    if (!fixes.cells.length && !fixes.cage_sums.length) {
-      showError(new Error("Type into a cell to correct it (or retype a digit to confirm "
-                          + "it), then solve again."));
+    if (!Object.values(fixes).some((list) => list.length)) {
+      showError(new Error(fixes.clues
+        ? "Type a line's clue to correct it (or retype it to confirm it), then solve again."
+        : "Type into a cell to correct it (or retype a digit to confirm it), then solve "
+          + "again."));
       return;
     }
     const { id } = shownJob;
@@ -429,9 +432,9 @@ function wireReadingKeys() {
   });
   $("#reading").addEventListener("focusin", (event) => {
     const label = event.target.getAttribute("aria-label") || "";
+    const where = event.target.dataset.where || label.split(",").slice(0, 2).join(",");
     $("#cell-info").textContent = event.target.dataset.notes
-      ? `${label.split(",").slice(0, 2).join(",")}: `
-        + event.target.dataset.notes : "";
+      ? `${where}: ${event.target.dataset.notes}` : "";
   });
 }
 

@@ -300,20 +300,128 @@ export function readingEditor(job) {
   };
 }
 
+// A nonogram clue's place, as people count: "row 3, number 2".
+const CLUE_LINE = { row_clue: "row", col_clue: "column" };
+const clueLineName = (what, line) => `${CLUE_LINE[what]} ${line + 1}`;
+const ordinal = (k) => ["first", "second", "third", "fourth", "fifth"][k] || `number ${k + 1}`;
+
+// One line's clue as read: the most probable value of each number; a line with nothing to
+// fill shows 0, as printed nonograms do.
+function clueText(numbers) {
+  return numbers.length ? numbers.map((n) => n.candidates[0]?.value ?? 0).join(" ") : "0";
+}
+
+// Why a line of a nonogram is shaded or outlined, in words: its unsure numbers and the
+// solver's marks on them.
+function clueNotes(numbers, marks) {
+  const notes = [];
+  numbers.forEach((number, k) => {
+    const best = number.candidates[0];
+    if (best && best.prob < UNSURE_BELOW && !marks.some((m) => m.suspect.col === k)) {
+      notes.push(`its ${ordinal(k)} number read as ${best.value}, ${percent(best.prob)}`);
+    }
+  });
+  for (const mark of marks) notes.push(`its ${ordinal(mark.suspect.col)} number ${describeMark(mark)}`);
+  return notes;
+}
+
+// A nonogram as read: one text box per row and per column holding its clue ("3 1"). A
+// line the person typed into is sent whole, so a number missed or read in excess is mended
+// as well as a misread one.
+export function clueEditor(job) {
+  const { reading, result, corrections } = job;
+  const typed = new Map((corrections?.clues || []).map((f) => [`${f.line},${f.index}`, f.clue]));
+  const inputs = { row_clue: [], col_clue: [] };
+  const lists = Object.entries({ row_clue: reading.row_clues, col_clue: reading.col_clues })
+    .map(([what, clues]) => {
+      const line = what === "row_clue" ? "row" : "col";
+      const marks = [...markedCells(result, what).values()];
+      const items = (clues || []).map((numbers, index) => {
+        const lineMarks = marks.filter((m) => m.suspect.row === index);
+        const fix = typed.get(`${line},${index}`);
+        const notes = fix ? ["corrected by you"] : clueNotes(numbers, lineMarks);
+        const where = `${clueLineName(what, index)[0].toUpperCase()}${clueLineName(what, index).slice(1)} clue`;
+        const input = element("input", {
+          type: "text", inputMode: "numeric", autocomplete: "off", spellcheck: false,
+          value: fix ? (fix.length ? fix.join(" ") : "0") : clueText(numbers),
+        });
+        input.setAttribute("aria-label", [where, ...notes].join(", "));
+        Object.assign(input.dataset, { line, index, where, notes: notes.join("; ") });
+        input.addEventListener("input", () => input.classList.add("edited"));
+        const mark = lineMarks.find((m) => m.type === "suspect") || lineMarks[0];
+        const unsure = numbers.some((n) => (n.candidates[0]?.prob ?? 1) < UNSURE_BELOW);
+        const item = element("li", {
+          className: ["clue", mark?.type, fix && "corrected", !fix && unsure && "unsure"]
+            .filter(Boolean).join(" "),
+        }, [element("span", { className: "line-name", ariaHidden: "true" }, [String(index + 1)]),
+            input]);
+        if (notes.length) item.title = notes.join("; ");
+        inputs[what].push(input);
+        return item;
+      });
+      const list = element("ol", {}, items);
+      list.addEventListener("keydown", (event) => { // up and down move between lines
+        const step = { ArrowUp: -1, ArrowDown: 1 }[event.key];
+        const at = inputs[what].indexOf(event.target);
+        if (!step || at < 0 || !inputs[what][at + step]) return;
+        event.preventDefault();
+        inputs[what][at + step].focus();
+      });
+      roving(inputs[what]);
+      const legend = what === "row_clue" ? "Row clues, top to bottom (left to right in each)"
+        : "Column clues, left to right (top to bottom in each)";
+      return element("fieldset", { className: `clues ${line}-clues` },
+                     [element("legend", {}, [legend]), list]);
+    });
+
+  return {
+    element: element("div", { className: "clue-editor" }, lists),
+    focus(what, row) {
+      inputs[what]?.[row]?.focus();
+    },
+    // The clues the person typed, or an Error naming the lines that are not numbers.
+    corrections() {
+      const fixes = { clues: [] };
+      const invalid = [];
+      for (const input of [...inputs.row_clue, ...inputs.col_clue]) {
+        input.removeAttribute("aria-invalid");
+        if (!input.classList.contains("edited")) continue;
+        const clue = parseRuns(input.value);
+        if (!clue) {
+          input.setAttribute("aria-invalid", "true");
+          invalid.push(input.dataset.where.toLowerCase());
+          continue;
+        }
+        fixes.clues.push({ line: input.dataset.line, index: Number(input.dataset.index), clue });
+      }
+      if (invalid.length) {
+        throw new Error("A clue is whole numbers separated by spaces (0 or nothing for an "
+                        + `empty line); check the ${invalid.join("; ")}`);
+      }
+      return fixes;
+    },
+  };
+}
+
 export function suspectList(job, focus) {
   const marks = [...markedCells(job.result, "cell", "wall_right", "wall_down").values(),
-                 ...markedCells(job.result, "cage_sum").values()];
+                 ...markedCells(job.result, "cage_sum").values(),
+                 ...markedCells(job.result, "row_clue").values(),
+                 ...markedCells(job.result, "col_clue").values()];
   const list = element("ul", { className: "suspects" });
   for (const mark of marks) {
     const { row, col, what } = mark.suspect;
     const prefix = { cage_sum: "Cage sum at row", wall_right: "Wall right of row",
                      wall_down: "Wall below row" }[what] || "Row";
-    const where = `${prefix} ${row + 1}, column ${col + 1}`;
+    const where = CLUE_LINE[what]
+      ? `Clue of ${clueLineName(what, row)}, its ${ordinal(col)} number`
+      : `${prefix} ${row + 1}, column ${col + 1}`;
     const button = element("button", { type: "button", className: `link ${mark.type}` },
                            [`${where}: ${describeMark(mark)}`]);
     button.addEventListener("click", () => focus(what, row, col));
     const item = element("li", {}, [button]);
-    Object.assign(item.dataset, { row, col });
+    // Close-ups are cut from the grid's cells; clue numbers lie outside them.
+    if (!CLUE_LINE[what]) Object.assign(item.dataset, { row, col });
     list.append(item);
   }
   return list;
@@ -427,11 +535,16 @@ export function nonogramPicture(rows, puzzle = null) {
 export function parseClues(text, what) {
   const lines = text.replace(/\s+$/, "").split("\n");
   return lines.map((line, i) => {
-    const parts = line.trim().split(/[\s,_.;]+/).filter(Boolean);
-    const runs = parts.map(Number);
-    if (runs.some((run) => !Number.isInteger(run) || run < 0)) {
-      throw new Error(`${what} line ${i + 1}: "${line.trim()}" is not a list of whole numbers`);
-    }
-    return runs.filter((run) => run > 0);
+    const runs = parseRuns(line);
+    if (!runs) throw new Error(`${what} line ${i + 1}: "${line.trim()}" is not a list of whole numbers`);
+    return runs;
   });
+}
+
+// One line's clue as typed (see parseClues): its runs, or null when a part is no whole
+// number.
+function parseRuns(text) {
+  const runs = text.trim().split(/[\s,_.;]+/).filter(Boolean).map(Number);
+  if (runs.some((run) => !Number.isInteger(run) || run < 0)) return null;
+  return runs.filter((run) => run > 0);
 }
