@@ -9,7 +9,7 @@ export function defaultBox(n) {
 }
 
 const argmax = (values) => values.reduce((best, v, i) => (v > values[best] ? i : best), 0);
-const shown = (value) => (value ? String(value) : "blank");
+const shown = (value, symbols) => (value ? symbolText(value, symbols) : "blank");
 
 // A value as the picture printed it (contracts.symbol_text): "hex" prints 10-16 as A-G,
 // "letters" prints 1-16 as A-P; otherwise numbers.
@@ -17,6 +17,21 @@ export function symbolText(value, symbols) {
   if (symbols === "letters") return String.fromCharCode(64 + value);
   if (symbols === "hex" && value > 9) return String.fromCharCode(55 + value);
   return String(value);
+}
+
+// A cell's value as typed: a number, or a letter in the picture's convention (hex: A-G
+// for 10-16; letters: A-P for 1-16); NaN when it is neither.
+function symbolValue(text, symbols) {
+  if (/^\d+$/.test(text)) return Number(text);
+  const letter = text.toUpperCase();
+  if (!/^[A-Z]$/.test(letter) || !["hex", "letters"].includes(symbols)) return NaN;
+  return letter.charCodeAt(0) - (symbols === "hex" ? 55 : 64);
+}
+
+// The values a cell takes, in words: "1-9", "1-9 or A-G", "A-P".
+function symbolRange(n, symbols) {
+  if (symbols === "hex" && n > 9) return `1-9 or A-${symbolText(n, symbols)}`;
+  return `${symbolText(1, symbols)}-${symbolText(n, symbols)}`;
 }
 const key = (row, col) => `${row},${col}`;
 
@@ -37,10 +52,10 @@ function boxClasses(row, col, n, [boxRows, boxCols]) {
 const percent = (p) => `${Math.round(100 * p)}% sure`;
 const WALLS = { wall_right: "wall on the right", wall_down: "wall below" };
 
-function describeMark(mark) {
+function describeMark(mark, symbols = null) {
   const { suspect } = mark;
   const as = (value) => (WALLS[suspect.what]
-    ? (value ? "present" : "absent") : shown(value));
+    ? (value ? "present" : "absent") : shown(value, suspect.what === "cell" ? symbols : null));
   if (mark.type === "suspect" && suspect.read === suspect.chosen) {
     // Kept as read, but it cannot hold with the rest: the person decides.
     return `read ${as(suspect.read)} (${percent(suspect.read_prob)}), in conflict: check it`;
@@ -66,10 +81,9 @@ function markedCells(result, ...whats) {
   return marks;
 }
 
-function numberInput(value, label, maxLength) {
+function numberInput(text, label, maxLength, inputMode = "numeric") {
   const input = element("input", {
-    type: "text", inputMode: "numeric", autocomplete: "off", spellcheck: false,
-    maxLength, value: value ? String(value) : "",
+    type: "text", inputMode, autocomplete: "off", spellcheck: false, maxLength, value: text,
   });
   input.setAttribute("aria-label", label);
   input.addEventListener("input", () => input.classList.add("edited"));
@@ -132,17 +146,22 @@ function readingCell(reading, row, col, fixed, mark, kinds) {
     if (sure < UNSURE_BELOW) {
       cell.classList.add("unsure");
       cell.style.setProperty("--doubt", (1 - sure).toFixed(2));
-      notes.push(`read as ${shown(read)}, ${Math.round(100 * sure)}% sure`);
+      notes.push(`read as ${shown(read, reading.symbols)}, ${Math.round(100 * sure)}% sure`);
     }
   }
   if (mark) {
     cell.classList.add(mark.type);
-    notes.push(describeMark(mark));
+    notes.push(describeMark(mark, reading.symbols));
   }
   if (reading.walls_right?.[row]?.[col] > 0.5) cell.classList.add("wall-right");
   if (reading.walls_down?.[row]?.[col] > 0.5) cell.classList.add("wall-down");
   const label = [`Row ${row + 1}, column ${col + 1}`, ...notes].join(", ");
-  const input = numberInput(fixed ?? read, label, String(reading.size).length);
+  // Letters where the picture printed letters (16x16 grids in hex or A-P).
+  const lettered = ["hex", "letters"].includes(reading.symbols);
+  const value = fixed ?? read;
+  const input = numberInput(value ? symbolText(value, reading.symbols) : "", label,
+                            lettered ? 2 : String(reading.size).length,
+                            lettered ? "text" : "numeric");
   input.dataset.cell = key(row, col);
   if (kinds) input.dataset.kind = kinds.kind;
   input.dataset.notes = notes.join("; ");
@@ -240,7 +259,7 @@ export function readingEditor(job) {
       notes.push(`read as ${value}, ${percent(sum.candidates[0].prob)}`);
     }
     if (mark) notes.push(describeMark(mark));
-    const input = numberInput(value, [`Cage sum in row ${row + 1}, column ${col + 1}`, ...notes]
+    const input = numberInput(value ? String(value) : "", [`Cage sum in row ${row + 1}, column ${col + 1}`, ...notes]
       .join(", "), 3);
     input.className = ["cage-sum", mark?.type, corrected && "corrected"]
       .filter(Boolean).join(" ");
@@ -272,7 +291,8 @@ export function readingEditor(job) {
         input.removeAttribute("aria-invalid");
         if (!input.classList.contains("edited")) continue;
         const text = input.value.trim();
-        const value = text === "" || text === "." ? 0 : Number(text);
+        const value = text === "" || text === "." ? 0
+          : input.dataset.sum ? Number(text) : symbolValue(text, reading.symbols);
         const [row, col] = (input.dataset.cell || input.dataset.sum).split(",").map(Number);
         const isSum = Boolean(input.dataset.sum);
         const ok = Number.isInteger(value) && (isSum ? value >= 1 : value >= 0 && value <= n);
@@ -292,8 +312,8 @@ export function readingEditor(job) {
         }
       }
       if (invalid.length) {
-        throw new Error(`Cells take a digit 1-${n} or nothing, cage sums a whole number; `
-                        + `check ${invalid.join("; ")}`);
+        throw new Error(`Cells take ${symbolRange(n, reading.symbols)} or nothing, cage sums a `
+                        + `whole number; check ${invalid.join("; ")}`);
       }
       return fixes;
     },
@@ -417,7 +437,7 @@ export function suspectList(job, focus) {
       ? `Clue of ${clueLineName(what, row)}, its ${ordinal(col)} number`
       : `${prefix} ${row + 1}, column ${col + 1}`;
     const button = element("button", { type: "button", className: `link ${mark.type}` },
-                           [`${where}: ${describeMark(mark)}`]);
+                           [`${where}: ${describeMark(mark, job.reading?.symbols)}`]);
     button.addEventListener("click", () => focus(what, row, col));
     const item = element("li", {}, [button]);
     // Close-ups are cut from the grid's cells; clue numbers lie outside them.

@@ -1,7 +1,8 @@
-"""A nonogram read from a picture, shown and corrected on the page (issue 17): each row's
-and column's clue as read, editable, the suspects pointing at them, and a typed clue
-solved again. Before, a nonogram picture's reading broke the page (it was drawn as a
-sudoku grid of no cells)."""
+"""Shapes beyond 9x9 read from a picture, shown and corrected on the page (issue 17). A
+nonogram: each row's and column's clue as read, editable, the suspects pointing at them,
+and a typed clue solved again (before, a nonogram picture's reading broke the page: it was
+drawn as a sudoku grid of no cells). A 16x16 grid: its symbols as the picture printed
+them."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import random
 import re
 
 from gridsight.synth.nonogram_render import render_nonogram
-from gridsight.synth.puzzles import make_unique_nonogram
-from tests.browser.test_page import FINISHED, choose_picture
+from gridsight.synth.puzzles import make_sudoku, make_unique_nonogram
+from gridsight.synth.render import render_sudoku
+from tests.browser.test_page import FINISHED, cell_input, choose_picture
 from tests.test_nonogram_corrections import with_a_number_missed
 
 
@@ -55,3 +57,32 @@ def test_a_clue_that_is_not_numbers_is_refused_on_the_page(page, tmp_path):
     page.get_by_role("button", name="Solve again").click()
     assert "check the column 3 clue" in page.locator("#error").inner_text()
     assert target.get_attribute("aria-invalid") == "true"
+
+
+def test_a_16x16_reading_is_shown_and_corrected_in_the_pictures_letters(page, tmp_path):
+    """A 16x16 grid printed in hex (1-9, A-G): its reading shows the letters as printed,
+    and a letter typed into a cell is the value it stands for (before, the reading showed
+    10-16 as numbers and refused a typed letter)."""
+    givens, solution = make_sudoku(random.Random(1616), 16, (4, 4))
+    choose_picture(page, tmp_path, render_sudoku(givens, style="screenshot", seed=1616,
+                                                 box=(4, 4), symbols="hex", cell_px=40))
+    page.wait_for_selector(FINISHED + " #solution-grid")
+    row, col = next((r, c) for r in range(16) for c in range(16) if givens[r][c] > 9)
+    assert cell_input(page, row, col).input_value() == "ABCDEFG"[givens[row][col] - 10]
+    row, col = next((r, c) for r in range(16) for c in range(16)
+                    if not givens[r][c] and solution[r][c] > 9)
+    letter = "abcdefg"[solution[row][col] - 10]  # typed in lower case
+    cell_input(page, row, col).fill(letter)
+    page.get_by_role("button", name="Solve again").click()
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes('correction 1')")
+    page.wait_for_selector(FINISHED + " #solution-grid")
+    job_id = page.evaluate("location.hash").split("=", 1)[1]
+    job = page.request.get(f"/v1/jobs/{job_id}").json()
+    assert job["corrections"]["cells"] == [
+        {"row": row, "col": col, "value": solution[row][col], "kind": None}]
+    assert job["status"] == "solved" and job["result"]["solution"] == solution
+    assert cell_input(page, row, col).input_value() == letter.upper()
+    cell_input(page, 0, 0).fill("H")  # no symbol of this grid
+    page.get_by_role("button", name="Solve again").click()
+    assert "Cells take 1-9 or A-G or nothing" in page.locator("#error").inner_text()
