@@ -8,7 +8,8 @@ fonts the reader was built on, in held-out fonts, in the held-out style with hel
 fonts, half-filled screenshots, and photos (gridsight.synth.photo). Scored: kind and size
 right, clue numbers right (a line whose count of numbers is wrong scores none of its
 numbers), solved exactly (status solved with the true picture), wrong answers given as
-solved, and seconds from upload bytes to answer (recognize + solve). bench/recognition.py
+solved, right numbers read less than 90 % sure (honest confidences keep this small), and
+seconds from upload bytes to answer (recognize + solve). bench/recognition.py
 prints these rows too.
 """
 
@@ -74,18 +75,24 @@ def pictures(styles, held_out: bool, half_filled: bool, photo: bool, count: int,
         yield f"{width}x{height}-{seed}", buffer.getvalue(), puzzle, picture
 
 
-def clue_score(read, truth) -> tuple[int, int]:
-    """(numbers right, numbers) of one line's clue; an empty line is the one number 0."""
+UNSURE = 0.9
+
+
+def clue_score(read, truth) -> tuple[int, int, int]:
+    """(numbers right, numbers, numbers right but read less than UNSURE sure) of one line's
+    clue; an empty line is the one number 0."""
     truth = truth or [0]
     values = [n.candidates[0].value for n in read] or [0]
     if len(values) != len(truth):
-        return 0, len(truth)
-    return sum(a == b for a, b in zip(values, truth, strict=True)), len(truth)
+        return 0, len(truth), 0
+    right = [a == b for a, b in zip(values, truth, strict=True)]
+    unsure = sum(ok and n.candidates[0].prob < UNSURE for ok, n in zip(right, read))
+    return sum(right), len(truth), unsure
 
 
 def run_set(name: str, items) -> dict:
     total = kind = size = exact_clues = solved = wrong_solved = review = 0
-    numbers = numbers_right = 0
+    numbers = numbers_right = numbers_unsure = 0
     seconds, failures = [], []
     for item, data, puzzle, picture in items:
         total += 1
@@ -109,9 +116,10 @@ def run_set(name: str, items) -> dict:
         right_here = 0
         for read, truth in [*zip(reading.row_clues, puzzle.rows, strict=True),
                             *zip(reading.col_clues, puzzle.cols, strict=True)]:
-            right, count = clue_score(read, truth)
+            right, count, unsure = clue_score(read, truth)
             right_here += right
             numbers += count
+            numbers_unsure += unsure
             if right < count:
                 failures.append(f"{item}: clue read {[n.candidates[0].value for n in read]}, "
                                 f"is {truth}")
@@ -125,6 +133,7 @@ def run_set(name: str, items) -> dict:
             failures.append(f"{item}: WRONG ANSWER GIVEN AS SOLVED")
     return {"set": name, "images": total, "kind": kind / total, "size": size / total,
             "numbers": numbers_right / max(numbers, 1), "numbers_n": numbers,
+            "unsure": numbers_unsure / max(numbers_right, 1),
             "exact": exact_clues / total, "solved": solved / total, "review": review / total,
             "wrong_solved": wrong_solved, "median_s": float(np.median(seconds)),
             "p95_s": float(np.percentile(seconds, 95)), "failures": failures}
@@ -137,11 +146,12 @@ def nonogram_results(count: int, seed: int) -> list[dict]:
 
 def nonogram_table(results: list[dict]) -> str:
     lines = ["| set | images | read as nonogram | size right | clue numbers right "
-             "| all clues exact | solved exactly | needs review | wrong answers as solved "
-             "| median s | p95 s |", "|" + "---|" * 11]
+             "| right but < 90 % sure | all clues exact | solved exactly | needs review "
+             "| wrong answers as solved | median s | p95 s |", "|" + "---|" * 12]
     for r in results:
         lines.append(f"| {r['set']} | {r['images']} | {r['kind']:.1%} | {r['size']:.1%} | "
-                     f"{r['numbers']:.2%} of {r['numbers_n']} | {r['exact']:.1%} | "
+                     f"{r['numbers']:.2%} of {r['numbers_n']} | {r['unsure']:.1%} | "
+                     f"{r['exact']:.1%} | "
                      f"{r['solved']:.1%} | {r['review']:.1%} | {r['wrong_solved']} | "
                      f"{r['median_s']:.2f} | {r['p95_s']:.2f} |")
     return "\n".join(lines)

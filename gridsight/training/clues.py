@@ -15,6 +15,7 @@ import multiprocessing
 import random
 import time
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 from sklearn.neural_network import MLPClassifier
@@ -33,7 +34,7 @@ from gridsight.training.digits import fit_temperature
 from services.contracts import NonogramPuzzle
 from services.recognizer.classifier import DigitModel
 from services.recognizer.errors import RecognitionError
-from services.recognizer.nonogram import PAIR, digits_of, find_nonogram
+from services.recognizer.nonogram import PAIR, digits_of, find_nonogram, read_nonogram
 from services.recognizer.nonogram_reading import read_picture
 from services.recognizer.sums import glyph_features, split_glyph
 
@@ -154,15 +155,63 @@ def accuracy(model: DigitModel, x: np.ndarray, y: np.ndarray) -> float:
     return float((model.predict_proba(x).argmax(axis=1) == y).mean())
 
 
+# The scales of a lone glyph's two-digit prior odds tried by fit_pair_odds.
+PAIR_ODDS = (1.0, 0.5, 0.3, 0.2, 0.1, 0.05, 0.03)
+
+
+def true_number_probs(model: DigitModel, pictures: list[tuple[bytes, NonogramPuzzle]]
+                      ) -> list[float]:
+    """The probability the reader, with `model`, gives each clue number's true value (lines
+    whose count of numbers it got right)."""
+    out = []
+    for data, puzzle in pictures:
+        try:
+            read = read_picture(data, "nonogram", partial(read_nonogram, model=model))[0]
+        except RecognitionError:
+            continue
+        if (read.width, read.height) != (len(puzzle.cols), len(puzzle.rows)):
+            continue
+        for clues, truth in zip(read.row_clues + read.col_clues, puzzle.rows + puzzle.cols,
+                                strict=True):
+            truth = truth or [0]
+            if len(clues) == len(truth):
+                out += [{c.value: c.prob for c in clue.candidates}.get(value, 0.0)
+                        for clue, value in zip(clues, truth, strict=True)]
+    return out
+
+
+def fit_pair_odds(model: DigitModel, seeds, log=print) -> float:
+    """Set model.info["pair_odds"] to the scale of the two-digit priors' odds (PAIR_ODDS)
+    that minimises the NLL of the true clue numbers in the pictures of `seeds`, read whole
+    by the recognizer; return it."""
+    pictures = [clue_picture(seed) for seed in seeds]
+    best, best_nll = 1.0, float("inf")
+    for odds in PAIR_ODDS:
+        model.info["pair_odds"] = odds
+        probs = np.array(true_number_probs(model, pictures))
+        nll = float(-np.log(np.maximum(probs, 1e-6)).mean())
+        log(f"pair odds x{odds}: NLL {nll:.4f}, {len(probs)} numbers, "
+            f"{(probs < 0.9).mean():.1%} of the true values under 0.9")
+        if nll < best_nll:
+            best, best_nll = odds, nll
+    model.info["pair_odds"] = best
+    return best
+
+
+def calibration_seeds(seed: int, calib_pictures: int) -> range:
+    base = 7_000_000 + seed * 100_000 + 50_000
+    return range(base, base + calib_pictures)
+
+
 def train(pictures: int = 300, calib_pictures: int = 40, seed: int = 0, log=print
           ) -> DigitModel:
-    """Fit the clue digit model and its temperature; report its accuracy on pictures of
-    the held-out style and fonts (never used to fit)."""
+    """Fit the clue digit model, its temperature and its pair odds; report its accuracy on
+    pictures of the held-out style and fonts (never used to fit)."""
     assert not {font_family(n) for n, _ in nonogram_fonts(False)} & set(HELD_OUT_FAMILIES)
     started = time.perf_counter()
     base = 7_000_000 + seed * 100_000
     x, y = make_data(range(base, base + pictures))
-    cx, cy = make_data(range(base + 50_000, base + 50_000 + calib_pictures))
+    cx, cy = make_data(calibration_seeds(seed, calib_pictures))
     hx, hy = make_data(range(base + 80_000, base + 80_000 + calib_pictures), held_out=True)
     log(f"{len(y)} glyphs, {len(cy)} calibration, {len(hy)} held-out "
         f"({time.perf_counter() - started:.0f} s to make)")
@@ -175,7 +224,8 @@ def train(pictures: int = 300, calib_pictures: int = 40, seed: int = 0, log=prin
     model.info = {"pictures": pictures, "glyphs": int(len(y)), "seed": seed,
                   "calibration_accuracy": accuracy(model, cx, cy),
                   "held_out_accuracy": accuracy(model, hx, hy), "held_out_glyphs": int(len(hy)),
-                  "temperature": model.temperature,
-                  "seconds": round(time.perf_counter() - started, 1)}
+                  "temperature": model.temperature}
+    fit_pair_odds(model, calibration_seeds(seed, calib_pictures), log)
+    model.info["seconds"] = round(time.perf_counter() - started, 1)
     log(f"trained: {model.info}")
     return model

@@ -36,6 +36,8 @@ MIN_SIDE, MAX_SIDE = 5, 60  # cells a side a nonogram grid may have
 MIN_WEB_CELLS = 4
 MAX_CLUE_CELLS = 24  # how far (in cells) clues may reach out from the grid
 LINE_SHARE = 0.6  # a straightened column (row) this much ink along the grid is a grid line
+OFF_LATTICE = 0.3  # ink further than this (share of a cell) from a whole step is no line
+STEPS_SHARE = 0.7  # a cell's size is one that this share of the gaps are whole steps of
 DIGIT_HEIGHT = (0.25, 0.9)  # a clue digit's height as a share of the cell
 DIGIT_GAP = 0.5  # blobs closer than this (share of the text height) in a row: one number
 CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells: rows, columns
@@ -66,10 +68,12 @@ def clue_model() -> DigitModel:
     return load_model(CLUE_MODEL_PATH)
 
 
-def clue_proba(glyphs: list[Glyph], text_height: float) -> tuple[np.ndarray, np.ndarray]:
-    """(P(0..9) of each glyph read as one digit, P(the glyph is two touching digits))."""
-    probs = clue_model().predict_proba(np.stack([glyph_features(g, text_height)
-                                                 for g in glyphs]))
+def clue_proba(glyphs: list[Glyph], text_height: float, model: DigitModel | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(P(0..9) of each glyph read as one digit, P(the glyph is two touching digits)), by
+    `model` (None: the shipped clue model)."""
+    probs = (model or clue_model()).predict_proba(np.stack([glyph_features(g, text_height)
+                                                            for g in glyphs]))
     digits = probs[:, :PAIR]
     pair = probs[:, PAIR] if probs.shape[1] > PAIR else np.zeros(len(glyphs))
     return digits / np.maximum(digits.sum(axis=1, keepdims=True), 1e-12), pair
@@ -151,19 +155,37 @@ def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _line_count(profile: np.ndarray) -> int:
-    """Cells between the lines of a straightened grid's ink profile (one value a pixel)."""
+    """Cells between the lines of a straightened grid's ink profile (one value a pixel).
+
+    Cells a person filled hide the lines along them from the local threshold (in a
+    half-filled grid most lines), and their edges or cross marks leave ink between lines."""
     on = profile >= LINE_SHARE
     edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
     centres = (edges[0::2] + edges[1::2] - 1) / 2
     if len(centres) < 2:
         return 0
     gaps = np.diff(centres)
-    gaps = gaps[gaps > 0.3 * np.median(gaps)]  # a line split in two
-    # Each gap spans a whole number of cells (a line may be missed): the spacing is the
-    # lines' whole span over the cells it covers, finer than any one gap.
-    cells = np.maximum(1, np.round(gaps / np.median(gaps)))
-    spacing = float(gaps.sum() / cells.sum())
-    return int(round((len(profile) - 1) / spacing))
+    gaps = gaps[gaps > 0.3 * np.median(gaps)]  # not within a line split in two
+    # Where most lines were lost the typical gap spans several cells: a cell is the
+    # largest gap that most gaps are a whole number of.
+    unit = next((float(g) for g in sorted(gaps, reverse=True)
+                 if _on_steps(gaps, float(g)).mean() >= STEPS_SHARE), float(np.median(gaps)))
+    # From the grid's first line on, each line lies a whole number of cells past the last
+    # one taken (lines may be missed); ink off that step (a cross mark, the ragged edge of
+    # filled cells) is no line. The spacing is the span over the cells it covers.
+    first, last, cells = centres[0], centres[0], 0
+    for centre in centres[1:]:
+        if _on_steps(np.array([centre - last]), unit)[0]:
+            last, cells = centre, cells + round((centre - last) / unit)
+    if not cells:
+        return 0
+    return int(round((len(profile) - 1) * cells / (last - first)))
+
+
+def _on_steps(gaps: np.ndarray, unit: float) -> np.ndarray:
+    """Whether each gap is a whole number (one or more) of `unit`s, within OFF_LATTICE."""
+    steps = gaps / unit
+    return (steps >= 0.5) & (np.abs(steps - np.round(steps)) <= OFF_LATTICE)
 
 
 def _homography(corners: np.ndarray, width: int, height: int, cell: float,
@@ -261,14 +283,15 @@ def digits_of(number: list[Glyph]) -> list[Glyph]:
     return digits
 
 
-def one_ratio(numbers: list[list[Glyph]], text_height: float) -> float | None:
+def one_ratio(numbers: list[list[Glyph]], text_height: float,
+              model: DigitModel | None = None) -> float | None:
     """The face's width-to-height ratio of a '1': the median over the glyphs the
     classifier reads as 1, fairly surely (most are lone 1s, common in clues; a few may be
     touching '11's; a serif face's broad-footed 1 may look a little like a 7)."""
     glyphs = [g for n in numbers for g in digits_of(n)]
     if len(glyphs) < ONES_NEEDED:
         return None
-    probs, _ = clue_proba(glyphs, text_height)
+    probs, _ = clue_proba(glyphs, text_height, model)
     ratios = [g.w / g.h for g, p in zip(glyphs, probs, strict=True)
               if p.argmax() == 1 and p[1] >= SURE_ONE]
     return float(np.median(ratios)) if len(ratios) >= ONES_NEEDED else None
@@ -287,8 +310,16 @@ WIDE_PRIOR = 0.7
 MOST_PAIR = 0.95  # the classifier's word that a glyph is two digits is taken up to this
 
 
+def with_odds(prior: float, odds: float) -> float:
+    """A probability whose odds are multiplied by `odds`."""
+    if odds == 1.0:
+        return prior
+    scaled = odds * prior / max(1.0 - prior, 1e-12)
+    return scaled / (1.0 + scaled)
+
+
 def _two_prior(glyph: Glyph, one: float, digit_ratio: float | None,
-               ones: float | None, pair: float = 0.0) -> float | None:
+               ones: float | None, pair: float = 0.0, odds: float = 1.0) -> float | None:
     """The prior that a lone glyph is two touching digits; None when it is plainly one.
     `one`: the classifier's probability that the glyph is a 1; `pair`: its probability
     that the glyph is two touching digits, which, where the face's 1s do not decide,
@@ -302,43 +333,53 @@ def _two_prior(glyph: Glyph, one: float, digit_ratio: float | None,
             return LONE_PRIOR if ratio > MAYBE_TWO_ANY else None
     if ratio <= MAYBE_TWO_ANY:
         return None
+    # The face's 1s did not decide: the prior set by width alone, its odds scaled by
+    # `odds`, unless the classifier's own word that the glyph is two digits is stronger.
     if ratio > WIDE_GLYPH:
-        return max(WIDE_PRIOR, min(pair, MOST_PAIR))
+        return max(with_odds(WIDE_PRIOR, odds), min(pair, MOST_PAIR))
     width_prior = TWO_PRIOR if digit_ratio and ratio > MAYBE_TWO * digit_ratio else LOW_TWO_PRIOR
-    return max(width_prior, min(pair, MOST_PAIR))
+    return max(with_odds(width_prior, odds), min(pair, MOST_PAIR))
 
 
-def lone_ones(numbers: list[list[Glyph]], text_height: float
+def lone_ones(numbers: list[list[Glyph]], text_height: float, model: DigitModel | None = None
               ) -> dict[int, tuple[float, float]]:
     """The classifier's probabilities of a 1 and of two touching digits for each number of
     one glyph, by the glyph's id (one batch for the whole picture)."""
     lone = [n[0] for n in numbers if len(n) == 1]
     if not lone:
         return {}
-    digits, pair = clue_proba(lone, text_height)
+    digits, pair = clue_proba(lone, text_height, model)
     return {id(g): (float(p[1]), float(q)) for g, p, q in zip(lone, digits, pair, strict=True)}
 
 
 def _read_numbers(numbers: list[list[Glyph]], text_height: float,
                   digit_ratio: float | None, ones: float | None = None,
-                  tops: dict[int, tuple[float, float]] | None = None) -> list[ClueReading]:
+                  tops: dict[int, tuple[float, float]] | None = None,
+                  model: DigitModel | None = None) -> list[ClueReading]:
     """Each number's candidates. A lone glyph wider than one digit of the picture's face
     may be two touching digits ('11' in a heavy face): both readings are scored, each by
     its prior and how surely the classifier reads its digits, and their candidates merged.
+    The odds of the priors set by width alone are scaled by the clue model's `pair_odds`,
+    fitted by the NLL of the true numbers on calibration pictures
+    (gridsight.training.clues.fit_pair_odds): unscaled, they left a third of the numbers,
+    nearly all right, under 90 % sure ('3' or '13').
     `ones`: the face's '1' width to height (one_ratio), which tells '11' from '1';
     `tops`: lone_ones of these numbers, if known."""
+    model = model or clue_model()
+    odds = model.info.get("pair_odds", 1.0)
     out = []
     for number in numbers:
         readings = [(digits_of(number)[:2], 1.0)]
         if len(number) == 1:
             glyph = number[0]
-            one, pair = (tops or {}).get(id(glyph)) or lone_ones([number], text_height)[id(glyph)]
-            prior = _two_prior(glyph, one, digit_ratio, ones, pair)
+            one, pair = (tops or {}).get(id(glyph)) or \
+                lone_ones([number], text_height, model)[id(glyph)]
+            prior = _two_prior(glyph, one, digit_ratio, ones, pair, odds)
             readings = [([glyph], 1.0)] if prior is None else \
                 [([glyph], 1 - prior), (split_glyph(glyph), prior)]
         merged: dict[int, float] = {}
         for glyphs, prior in readings:
-            probs, _ = clue_proba(glyphs, text_height)
+            probs, _ = clue_proba(glyphs, text_height, model)
             weight = prior * float(np.prod(probs.max(axis=1)))
             for c in number_candidates(list(probs)):
                 merged[c.value] = merged.get(c.value, 0.0) + weight * c.prob
@@ -493,17 +534,18 @@ def find_nonogram(gray: np.ndarray) -> NonogramGlyphs:
     return NonogramGlyphs(width, height, corners, row_numbers, col_numbers, text_height)
 
 
-def read_nonogram(gray: np.ndarray) -> NonogramRead:
-    """The nonogram in a grey picture (see find_nonogram for the errors raised)."""
+def read_nonogram(gray: np.ndarray, model: DigitModel | None = None) -> NonogramRead:
+    """The nonogram in a grey picture (see find_nonogram for the errors raised); its clue
+    numbers read by `model` (None: the shipped clue model)."""
     found = find_nonogram(gray)
     width, height, corners = found.width, found.height, found.corners
     text_height = found.text_height
     every = [n for line in found.row_numbers + found.col_numbers for n in line]
-    ratio, ones = digit_ratio(every), one_ratio(every, text_height)
-    tops = lone_ones(every, text_height)
-    row_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops), width)
+    ratio, ones = digit_ratio(every), one_ratio(every, text_height, model)
+    tops = lone_ones(every, text_height, model)
+    row_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops, model), width)
                  for n in found.row_numbers]
-    col_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops), height)
+    col_clues = [within_line(_read_numbers(n, text_height, ratio, ones, tops, model), height)
                  for n in found.col_numbers]
     inverse = np.linalg.inv(_homography(corners, width, height, 1.0))
     grid = np.stack(np.meshgrid(np.arange(width + 1), np.arange(height + 1)), axis=-1)

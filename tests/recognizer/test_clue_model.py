@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gridsight.training.clues import make_data
+from gridsight.training.clues import clue_picture, make_data, true_number_probs
 from services.recognizer.nonogram import CLUE_MODEL_PATH, clue_model
 
 # Held-out accuracy at training: 99.7 % of 3 892 glyphs; a few pictures vary more.
@@ -26,3 +26,15 @@ def test_fresh_held_out_pictures_meet_the_floor():
     probs = clue_model().predict_proba(x)
     assert np.allclose(probs.sum(axis=1), 1.0)
     assert (probs.argmax(axis=1) == y).mean() >= DIGIT_ACCURACY_FLOOR
+
+
+def test_clue_numbers_read_right_are_read_surely_on_held_out_pictures():
+    """Honest confidences: a lone glyph's prior of being two touching digits ('3' or '13')
+    is fitted (pair odds), and the numbers of held-out pictures, nearly all read right, are
+    no longer left unsure. Before the fit, 32 % of their true values came out under 0.9
+    (every one of them right), and the page shaded a fifth of the clues."""
+    pictures = [clue_picture(seed, held_out=True) for seed in range(994_000, 994_008)]
+    probs = np.array(true_number_probs(clue_model(), pictures))
+    assert len(probs) >= 300
+    assert (probs > 0.5).mean() >= 0.995  # read right
+    assert (probs < 0.9).mean() <= 0.1

@@ -16,6 +16,7 @@ from PIL import Image
 from gridsight.synth.nonogram_render import (
     CROSSED,
     FILLED,
+    NONOGRAM_STYLES,
     half_filled_marks,
     render_nonogram,
 )
@@ -119,7 +120,7 @@ def bench_picture(seed: int, held_out: bool = True, photo: bool = True):
     """A nonogram drawn as bench/recognition_nonogram.py draws its sets: the held-out
     style (faint grey thin lines) and fonts, or the styles and fonts the reader was built
     on; a photo or a screenshot. (bytes, puzzle, picture)"""
-    from gridsight.synth.nonogram_render import HELD_OUT_STYLES, NONOGRAM_STYLES
+    from gridsight.synth.nonogram_render import HELD_OUT_STYLES
     from gridsight.synth.puzzles import make_nonogram
     from services.solver import solve_puzzle
 
@@ -247,5 +248,51 @@ def test_the_classifiers_word_that_a_glyph_is_two_digits_raises_the_split_readin
     assert _two_prior(glyph, 0.01, None, None) == LOW_TWO_PRIOR
     assert _two_prior(glyph, 0.01, None, None, pair=0.9) == pytest.approx(0.9)
     assert _two_prior(glyph, 0.01, None, None, pair=0.1) == LOW_TWO_PRIOR
+    # The width's prior odds scaled down (the clue model's fitted pair odds): the
+    # classifier's word still stands.
+    assert _two_prior(glyph, 0.01, None, None, pair=0.05, odds=0.1) == pytest.approx(
+        0.45 * 0.1 / (0.55 + 0.45 * 0.1))
+    assert _two_prior(glyph, 0.01, None, None, pair=0.9, odds=0.1) == pytest.approx(0.9)
     narrow = Glyph(0, 0, 10, 22, np.ones((22, 10), np.float32))
     assert _two_prior(narrow, 0.01, None, None, pair=0.9) is None  # plainly one digit
+
+
+def test_lines_are_counted_past_missed_lines_and_cross_marks():
+    """A person's filled cells hide the lines they run along from the local threshold,
+    and cross marks leave ink inside a cell. The lines are counted by whole steps from the
+    grid's first line, in a cell that most gaps are whole steps of."""
+    from services.recognizer.nonogram import _line_count
+
+    def profile_of(lines, marks=()):
+        profile = np.zeros(201)
+        for k in lines:
+            profile[max(0, 10 * k - 1):10 * k + 1] = 1.0
+        for x in marks:
+            profile[x:x + 2] = 1.0
+        return profile
+
+    every = range(21)
+    assert _line_count(profile_of(every)) == 20
+    # Two lines lost, a mark's ink a third of the way into a cell (was counted 21).
+    assert _line_count(profile_of([k for k in every if k not in (7, 12)], marks=[143])) == 20
+    # Most lines lost: the typical gap spans two cells, not one (was counted 10).
+    assert _line_count(profile_of([0, 1, 2, 4, 6, 8, 10, 13, 16, 19, 20])) == 20
+
+
+@pytest.mark.parametrize("seed", [75_200_004, 75_200_015, 75_200_024, 75_200_001])
+def test_a_half_filled_grid_is_counted_by_its_lines(seed):
+    """Grids a person half filled (half the solution's cells, a fifth of the rest crossed):
+    most lines run along filled cells, where the local threshold lost them, and the grid
+    was counted short or long (seeds 75 200 000+: size right on 25 of 30, now 30 of 30;
+    the first three here were read 11x20, 10x16 and 17x6)."""
+    from gridsight.synth.nonogram_render import HELD_OUT_STYLES
+    from gridsight.synth.puzzles import make_nonogram
+
+    rng = random.Random(seed)
+    width, height = rng.choice([10, 15, 20, 25, 30]), rng.choice([10, 15, 20, 25, 30])
+    puzzle, picture = make_nonogram(rng, width, height, rng.uniform(0.45, 0.6), smooth=1)
+    marks = half_filled_marks(picture, rng, filled=0.5, crossed=0.2)
+    image = render_nonogram(puzzle, style=rng.choice(sorted(NONOGRAM_STYLES | HELD_OUT_STYLES)),
+                            seed=seed, marks=marks, held_out_fonts=rng.random() < 0.5)
+    reading = recognize(to_bytes(image))
+    assert (reading.kind, reading.width, reading.height) == ("nonogram", width, height)
