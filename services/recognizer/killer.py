@@ -98,6 +98,8 @@ class KillerRead:
     numbered_heads: int  # heads whose corner held a number (read, or illegible)
     # Heads whose corner holds a number set as the grid's sums are that could not be read
     illegible: tuple[tuple[int, int], ...] = ()
+    # Heads whose corner holds a number set as the grid's sums are, read or not (kind.py)
+    placed: int = 0
 
 
 def regions(walls_right: np.ndarray, walls_down: np.ndarray) -> list[list[tuple[int, int]]]:
@@ -214,11 +216,12 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
             if c > 0 and right[r, c - 1] < 0.5:
                 right[r, c - 1] = 0.5 + (right[r, c - 1] - 0.5) * DOUBT
     read = {tuple(s.cell) for s in sums if not unread(s)}
-    illegible = illegible_numbers(ink_sums, heads, [h for h in heads if h not in read], n)
+    on_line = set_as_sums(ink_sums, heads, n)
+    illegible = tuple(h for h in heads if h not in read and h in on_line)
     numbered = len(read & set(heads)) + len(illegible)
     right, down = consistent_walls(right, down, {tuple(s.cell) for s in sums})
     sums = balanced_sums(plausible_sums(sums, regions(right, down), n), n)
-    return KillerRead(lattice, right, down, heads, sums, numbered, illegible)
+    return KillerRead(lattice, right, down, heads, sums, numbered, illegible, len(on_line))
 
 
 def sums_line(ink_sums: np.ndarray, heads, n: int = SIZE
@@ -233,32 +236,33 @@ def sums_line(ink_sums: np.ndarray, heads, n: int = SIZE
     return x0, y0, tall, dark
 
 
-def illegible_numbers(ink_sums: np.ndarray, heads, unread_heads, n: int = SIZE
-                      ) -> tuple[tuple[int, int], ...]:
-    """The heads of `unread_heads` whose corner holds a number the sum reader could not
-    make out, set as the grid's sums are: it starts where they start, and a digit of it
-    stands on their line, as tall and as dark as they are.
+def set_as_sums(ink_sums: np.ndarray, cells, n: int = SIZE) -> set[tuple[int, int]]:
+    """The cells of `cells` (the heads) whose corner holds a number set as the grid's
+    sums are: it starts where they start, and a digit of it stands on their line, as
+    tall and as dark as they are.
 
-    A small face's hairline '1' falls apart at the sums' sampling (FreeMono at 38-px
-    cells: its stem fainter than the stroke threshold), and every sum from 10 to 19 is
-    then unread: a quarter of the cages looked numberless and the killer was read as a
-    classic grid. Such a number is still printed where every cage's sum is, which
-    nothing in a classic grid is (a large digit stands in the cell's middle; a dash of
-    a false wall is no digit)."""
-    line = sums_line(ink_sums, heads, n)
+    Among the heads not read, these are illegible numbers, not missing ones. A small
+    face's hairline '1' falls apart at the sums' sampling (FreeMono at 38-px cells: its
+    stem fainter than the stroke threshold), and every sum from 10 to 19 is then unread:
+    a quarter of the cages looked numberless and the killer was read as a classic grid.
+    Such a number is still printed where every cage's sum is, which nothing in a
+    classic grid is (a large digit stands in the cell's middle; a dash of a false wall
+    is no digit, a person's writing keeps no one place). Counted over all heads, the
+    same test is kind evidence that holds however the numbers read (kind.py)."""
+    line = sums_line(ink_sums, cells, n)
     if line is None:
-        return ()
+        return set()
     x0, y0, tall, dark = line
-    out = []
-    for r, c in unread_heads:
+    out = set()
+    for r, c in cells:
         glyphs = corner_glyphs(cell_ink(ink_sums, r, c, n))
         if glyphs and abs(glyphs[0].x - x0) <= STRAY_PLACE * tall and any(
                 abs(g.y - y0) <= STRAY_PLACE * tall
                 and STRAY_TALL[0] * tall <= g.h <= STRAY_TALL[1] * tall
                 and float(g.image.max()) >= STRAY_INK * dark and not outline_corner(g)
                 for g in glyphs):
-            out.append((r, c))
-    return tuple(out)
+            out.add((r, c))
+    return out
 
 
 def off_line_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, cells,

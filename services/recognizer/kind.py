@@ -34,6 +34,10 @@ THRESHOLD = 3.3  # of the 4 points of evidence; a killer with a few sums misread
 STEEPNESS = 8.0
 SURE_SUM = 0.9  # a sum read at least this surely counts in the total whatever it does to it
 LOOKS_LIKE = 0.9  # an explicit kind is warned about when the other is at least this likely
+# Share of the cage heads whose number is set on the sums line from which the doubtful
+# numbers may count as unknown (a killer in an unseen face: 0.86; a person's writing keeps
+# no one place)
+PLACED = 0.8
 
 
 def min_heads(n: int) -> int:
@@ -44,12 +48,15 @@ def min_heads(n: int) -> int:
 
 def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: int,
                        heads_with_numbers: int, sum_total: int,
-                       doubtful_total: int = 0, unknown: tuple[int, int] = (0, 0)) -> float:
+                       doubtful_total: int = 0, unknown: tuple[int, int] = (0, 0),
+                       placed: int = 0, doubtful_range: tuple[int, int] = (0, 0)) -> float:
     """Probability that the grid is a killer sudoku, from what the killer reader found:
     wall probabilities (n x n-1 and n-1 x n: the grid's side), cage heads, heads whose
     corner holds a number, the total of the numbers read, the part of it read with
     doubt (top reading below SURE_SUM), and the least and most the illegible numbers
-    (not in the totals) may add (cage_sum_range)."""
+    (not in the totals) may add (cage_sum_range); `placed`: heads whose number is set on
+    the sums line, and `doubtful_range`: the least and most the doubtful numbers' cages
+    may add, which count instead of them when `placed` is PLACED of the heads."""
     n = np.shape(walls_right)[0]
     grid_total = n * n * (n + 1) // 2
     if heads < min_heads(n):
@@ -61,8 +68,12 @@ def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: i
     numbered_share = min(max((numbered - NUMBERED_FROM) / (NUMBERED_TO - NUMBERED_FROM), 0.0),
                          1.0)
     least, most = unknown
-    miss = min(max(total + least - grid_total, grid_total - total - most, 0)
-               for total in (sum_total, sum_total - doubtful_total))
+    options = [(sum_total, least, most), (sum_total - doubtful_total, least, most)]
+    if placed >= PLACED * heads:
+        options.append((sum_total - doubtful_total, least + doubtful_range[0],
+                        most + doubtful_range[1]))
+    miss = min(max(total + lo - grid_total, grid_total - total - hi, 0)
+               for total, lo, hi in options)
     total_share = max(0.0, 1.0 - miss / (TOTAL_SLACK * grid_total))
     evidence = 2 * numbered_share + total_share + wall_share  # 0 .. 4
     return 1.0 / (1.0 + math.exp(-STEEPNESS * (evidence - THRESHOLD)))

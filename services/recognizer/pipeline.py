@@ -1019,10 +1019,14 @@ def killer_evidence(killer, n: int) -> float:
                           sum(s.candidates[0].value for s in legible if not unread(s)), n)
     cage_size = {min(cage): len(cage) for cage in regions(killer.walls_right, killer.walls_down)}
     bounds = [cage_sum_range(cage_size.get(cell, 1), n) for cell in illegible]
+    doubtful = [cage_sum_range(cage_size.get(tuple(s.cell), 1), n) for s in legible
+                if tuple(s.cell) in killer.heads and s.candidates[0].prob < SURE_SUM]
     return killer_probability(
         killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
         total, doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM),
-        unknown=(sum(lo for lo, _ in bounds), sum(hi for _, hi in bounds)))
+        unknown=(sum(lo for lo, _ in bounds), sum(hi for _, hi in bounds)),
+        placed=killer.placed,
+        doubtful_range=(sum(lo for lo, _ in doubtful), sum(hi for _, hi in doubtful)))
 
 
 def _killer_as_shown(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray, n: int):

@@ -9,7 +9,7 @@ to the foot across the faint stem (sums._rejoined).
 
 A number the reader still cannot make out stands where every cage's sum stands, which
 nothing in a classic grid does: it counts as a number of unknown value for the kind
-(killer.illegible_numbers). The second test reads with the flag left unjoined, as the
+(killer.set_as_sums). The second test reads with the flag left unjoined, as the
 reader did before, to keep that class.
 """
 
