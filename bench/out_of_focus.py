@@ -8,7 +8,8 @@ Pictures are drawn as bench/recognition.py draws its synthetic photos (random fa
 style, cell size and photo size), read at their true lattice a little off (as a found one
 is), so only the digit reading is measured. Per level: photos, how many were sharpened,
 then misread cells (at p > 0.9) and grids read exactly, as straightened, sharpened once at the
-estimated blur, and as read (the probabilities averaged over focus_views).
+estimated blur, and as read (the probabilities averaged over focus_views, a soft grid's
+by the main and the soft-grid digit models as pipeline.read_cells reads it).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from services.recognizer.cells import read_grid_cells, straighten  # noqa: E402
 from services.recognizer.classifier import load_model  # noqa: E402
 from services.recognizer.decode import decode  # noqa: E402
 from services.recognizer.focus import focus_views  # noqa: E402
+from services.recognizer.pipeline import soft_grid_probabilities  # noqa: E402
 
 LEVELS = (0.0, 0.04, 0.06, 0.08, 0.10, 0.12)
 
@@ -58,10 +60,15 @@ def straightened(seed: int, defocus: float, fonts: list[str],
     return straighten(gray, lattice), np.ravel(givens)
 
 
-def misreads(views: list[np.ndarray], givens: np.ndarray) -> tuple[int, int]:
-    """(cells misread, of them at p > 0.9), the probabilities averaged over the views."""
-    probs = np.mean([load_model().predict_proba(read_grid_cells(view)[0]) for view in views],
-                    axis=0)
+def misreads(views: list[np.ndarray], givens: np.ndarray,
+             as_read: bool = False) -> tuple[int, int]:
+    """(cells misread, of them at p > 0.9), the probabilities averaged over the views;
+    `as_read`: by the models the pipeline reads a grid in these views with."""
+    features = [read_grid_cells(view)[0] for view in views]
+    if as_read and len(views) > 1:
+        probs = soft_grid_probabilities(np.concatenate(features), len(views))
+    else:
+        probs = np.mean([load_model().predict_proba(f) for f in features], axis=0)
     wrong = probs.argmax(axis=1) != givens
     return int(wrong.sum()), int((wrong & (probs.max(axis=1) > 0.9)).sum())
 
@@ -84,7 +91,7 @@ def main() -> None:
             views = focus_views(straight)
             sharpened += views[0] is not straight
             for row, read in enumerate(([straight], views[:1], views)):
-                wrong, sure = misreads(read, givens)
+                wrong, sure = misreads(read, givens, as_read=row == 2)
                 totals[row] += (wrong, sure, wrong == 0)
         print(f"{level:.2f} | {args.count} | {sharpened} | "
               + " | ".join(f"{w} ({s}) / {e}" for w, s, e in totals))

@@ -15,6 +15,9 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 MODEL_PATH = Path(__file__).parent / "models" / "digits.joblib"
+# The same network trained with photos out of focus by the cell as well: read only on
+# grids focus.py calls soft, so every sharp grid keeps the main model's reading.
+SOFT_MODEL_PATH = MODEL_PATH.with_name("digits_soft.joblib")
 CLASSES = 10  # 0 = blank, then the digits 1..9
 
 
@@ -49,4 +52,9 @@ def tempered_softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
 
 @cache
 def load_model(path: Path = MODEL_PATH) -> DigitModel:
+    return joblib.load(path)
+
+
+@cache
+def load_soft_model(path: Path = SOFT_MODEL_PATH) -> DigitModel:
     return joblib.load(path)

@@ -18,6 +18,7 @@ def load_shipped_models() -> dict[str, object]:
     """{model file name: the loaded model} of every model in MODELS_DIR."""
     return {
         classifier.MODEL_PATH.name: classifier.load_model(),
+        classifier.SOFT_MODEL_PATH.name: classifier.load_soft_model(),
         orientation.MODEL_PATH.name: orientation.load_orientation_model(),
         cell_kinds.MODEL_PATH.name: cell_kinds.load_kind_model(),
         sums.MODEL_PATH.name: sums.load_killer_model(),

@@ -7,7 +7,8 @@ from celery.signals import worker_process_init
 from services.recognizer import cell_kinds, classifier, orientation, sums, symbols
 from services.recognizer.shipped_models import MODELS_DIR, load_shipped_models
 
-CACHED_LOADERS = (classifier.load_model, orientation.load_orientation_model,
+CACHED_LOADERS = (classifier.load_model, classifier.load_soft_model,
+                  orientation.load_orientation_model,
                   cell_kinds.load_kind_model, sums.load_killer_model, symbols.load_symbol_model)
 
 
