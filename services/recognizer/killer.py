@@ -32,10 +32,12 @@ from services.recognizer.fills import (
 from services.recognizer.grid import binarize, grid_score, rank_grids
 from services.recognizer.sums import (
     MAX_SUM,
+    NARROW,
     SUM_CELL,
     along_top_left,
     cell_ink,
     corner_glyphs,
+    flagged_one,
     load_killer_model,
     read_sums,
 )
@@ -58,13 +60,7 @@ STRAY_TALL = (0.85, 1.2)
 # ... and one of its digits at least this share of the text height wide (a lone bar is
 # the outline's side as well as a '1') and no corner of the outline (along_top_left).
 STRAY_WIDE = 0.35
-# ... or a '1' with its flag, as tall as the sums within this share of their height: the
-# flag reaches left of the stem in its top rows (ONE_FLAG_ROWS of them at most) by at
-# least half the stem's width, the stem's left edge right of where the sums start. An
-# outline's side is a bar without a flag, standing left of the sums (they are set inside
-# it), and its corner turns right, not left.
-ONE_TALL = 0.1
-ONE_FLAG_ROWS = 0.4
+# ... or a '1' with its flag (sums.flagged_one).
 STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
 # ... of two digits in a cell holding writing, this likely: a person's wide digit whose
 # top-left reaches the corner (a handwritten '5' on paper) broke into two glyphs read as
@@ -78,7 +74,6 @@ CLEAR_LINE = 0.85
 STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
 DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
 FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
-NARROW = 0.45  # ... in a glyph narrower than this share of its height
 BALANCE = 3.0  # boost of a sum alternative that makes the total right
 UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
 GAP_GUESS = 0.01  # share of a sum's doubt given to the value that would make the total right
@@ -205,7 +200,10 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     unsure = unsure_strays(sums, strays, written) | off_line_numbers(
         ink_sums, clean, heads, [tuple(s.cell) for s in sums if not unread(s)], n)
     sums = [s for s in sums if tuple(s.cell) not in unsure]
-    kept = [cell for cell in strays if cell not in unsure]
+    # A stray whose corner gave no number to read (its glyph the outline's side) keeps
+    # its walls as read.
+    kept = [cell for cell in strays if cell not in unsure
+            and any(tuple(s.cell) == cell for s in sums)]
     if kept:
         # Its top or left wall (whichever makes it no cage's first) is in doubt: the
         # repair may then flip it, and the cage holds the number.
@@ -358,35 +356,6 @@ def stray_numbers(ink_sums: np.ndarray, clean: np.ndarray, heads, maybe, n: int 
                     and not any(corner_or_broken(g) for g in glyphs):
                 out[(r, c)] = len(glyphs)
     return out
-
-
-def flagged_one(glyph, x0: float, tall: float) -> bool:
-    """Whether a glyph is a '1' set as the grid's sums are (their start `x0`, their height
-    `tall`): a stem as tall as they are, of the same width in every lower row, with a flag
-    reaching left from its top (ONE_TALL, ONE_FLAG_ROWS). A lone narrow bar is the cage
-    outline's side as well; the flag and the stem's place tell the digit."""
-    if abs(glyph.h - tall) > ONE_TALL * tall or glyph.h < 6:
-        return False
-    dark = glyph.image >= 0.5 * glyph.image.max()
-    h = dark.shape[0]
-    lower = dark[h // 2:h - max(1, h // 6)]  # above a serif foot
-    spans = [np.flatnonzero(row) for row in lower]
-    if any(len(s) == 0 or s[-1] - s[0] + 1 != len(s) for s in spans):
-        return False  # the stem is one solid run in every lower row
-    left = int(np.median([s[0] for s in spans]))
-    right = int(np.median([s[-1] for s in spans]))
-    stem = right - left + 1
-    if stem > NARROW * h or glyph.x + left <= x0:
-        return False
-    top = dark[:max(2, int(ONE_FLAG_ROWS * h))]
-    inked = np.flatnonzero(top.any(axis=0))
-    if len(inked) == 0:
-        return False  # the glyph's box reaches above its dark ink: faint top, no flag
-    reach = int(inked[0])
-    # The flag stays level with the stem's top: no ink right of the stem up there (an
-    # outline corner turning right) nor left of it lower down.
-    return left - reach >= max(2.0, 0.5 * stem) and not top[:, right + 2:].any() \
-        and not dark[int(ONE_FLAG_ROWS * h):h - max(1, h // 6), :max(0, left - 1)].any()
 
 
 def outline_corner(glyph) -> bool:

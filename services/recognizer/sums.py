@@ -83,6 +83,15 @@ BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong s
 # of its ink in the outer CORNER_BAND of each (digits: at most 0.77, a '7' in a serif face).
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 SIDE_WIDTH = 0.1  # an outline side's piece is at most this share of the cell wide
+OUTLINED_HEADS = 0.5  # share of heads with an outline's top line: the grid draws them
+# A '1' with its flag, as tall as the sums within this share of their height: the flag
+# reaches left of the stem in its top rows (ONE_FLAG_ROWS of them at most) by at least
+# half the stem's width, the stem's left edge right of where the sums start. An outline's
+# side is a bar without a flag, standing left of the sums (they are set inside it), and
+# its corner turns right, not left.
+ONE_TALL = 0.1
+ONE_FLAG_ROWS = 0.4
+NARROW = 0.45  # a glyph narrower than this share of its height is a bar
 SIDE_CENTRED = 0.25  # ... or the ink under it is centred under it within this share of its width
 # A blob shorter than this share of the tallest digit, with dots of a dotted outline on
 # both sides of it in a row or a column, is a dot of the outline, not a digit.
@@ -619,6 +628,19 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
             again = corner_glyphs(cell_ink(ink, *cell, n), limit, typical)
             if again:
                 found[cell] = again
+    # Under a cage's first cell, the cage's inset side runs down through the corner of
+    # each cell. Where a doubtful wall makes such a cell a maybe-head, a lone bar of that
+    # side, with no outline's top line over the corner as a cage's first cell has and no
+    # flag, is no '1' (held-out textured: a dash read '1' at 0.998, and the repair never
+    # settled).
+    if sum(top_line(cell_ink(ink, *cell, n)) is not None for cell in heads) \
+            >= OUTLINED_HEADS * len(heads):
+        for cell in maybe:
+            gs, raw = found.get(tuple(cell)), cell_ink(ink, *cell, n)
+            if gs and len(gs) == 1 and top_line(raw) is None \
+                    and _side_piece(raw, (gs[0].x, gs[0].y, gs[0].w, gs[0].h)) \
+                    and not flagged_one(gs[0], start, typical):
+                del found[tuple(cell)]
     # A head whose lone digit the person's digit touches: looked at again, now that the
     # text height is known.
     for cell in heads:
@@ -631,6 +653,35 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     # the number.
     found = {cell: _cut_number(gs, typical) for cell, gs in found.items()}
     return {cell: gs for cell, gs in found.items() if 0.65 * typical <= gs[0].h <= 1.35 * typical}
+
+
+def flagged_one(glyph, x0: float, tall: float) -> bool:
+    """Whether a glyph is a '1' set as the grid's sums are (their start `x0`, their height
+    `tall`): a stem as tall as they are, of the same width in every lower row, with a flag
+    reaching left from its top (ONE_TALL, ONE_FLAG_ROWS). A lone narrow bar is the cage
+    outline's side as well; the flag and the stem's place tell the digit."""
+    if abs(glyph.h - tall) > ONE_TALL * tall or glyph.h < 6:
+        return False
+    dark = glyph.image >= 0.5 * glyph.image.max()
+    h = dark.shape[0]
+    lower = dark[h // 2:h - max(1, h // 6)]  # above a serif foot
+    spans = [np.flatnonzero(row) for row in lower]
+    if any(len(s) == 0 or s[-1] - s[0] + 1 != len(s) for s in spans):
+        return False  # the stem is one solid run in every lower row
+    left = int(np.median([s[0] for s in spans]))
+    right = int(np.median([s[-1] for s in spans]))
+    stem = right - left + 1
+    if stem > NARROW * h or glyph.x + left <= x0:
+        return False
+    top = dark[:max(2, int(ONE_FLAG_ROWS * h))]
+    inked = np.flatnonzero(top.any(axis=0))
+    if len(inked) == 0:
+        return False  # the glyph's box reaches above its dark ink: faint top, no flag
+    reach = int(inked[0])
+    # The flag stays level with the stem's top: no ink right of the stem up there (an
+    # outline corner turning right) nor left of it lower down.
+    return left - reach >= max(2.0, 0.5 * stem) and not top[:, right + 2:].any() \
+        and not dark[int(ONE_FLAG_ROWS * h):h - max(1, h // 6), :max(0, left - 1)].any()
 
 
 def top_line(ink_cell: np.ndarray) -> tuple[int, int] | None:

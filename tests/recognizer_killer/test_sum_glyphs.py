@@ -11,6 +11,7 @@ import pytest
 
 from gridsight.synth.fonts import digit_fonts
 from gridsight.synth.killer_render import (
+    ALL_STYLES,
     NEW_STYLES,
     KillerStyle,
     pick_sum_font,
@@ -422,3 +423,36 @@ def test_grain_beside_a_thin_one_over_the_outline_is_no_second_digit():
             glyphs = found.get(cell)
             bad += not glyphs or len(glyphs) != 1
     assert bad == 0, f"{bad} of {total}"
+
+
+def test_a_dash_of_the_outline_side_in_a_maybe_head_is_no_one():
+    """Under a cage's first cell the cage's inset side runs down through the corner of
+    each cell. Where a doubtful wall makes such a cell a maybe-head, a lone dash of the
+    side was read as a sum '1' (p 0.998; held-out textured at 41-px cells) and the repair
+    never settled. Dashed looks (dotted ones are other pieces), random variations and
+    faces, small cells (main: 21 such cells of 204); the heads' numbers are still found."""
+    dashed = ("app", "web", "textured", "plain")
+    side_dashes = heads_lost = heads = looks = 0
+    for seed in range(40):
+        rng = random.Random(8_800 + seed)
+        puzzle, _ = make_killer(rng)
+        look = vary(ALL_STYLES[dashed[seed % len(dashed)]], rng)
+        if look.dash <= 2 * look.cage_width or looks == 12:
+            continue
+        looks += 1
+        image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(38, 48),
+                              margin=20, sum_font=pick_sum_font(look, rng))
+        gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
+        ink = thin_ink(straighten_at(gray, np.asarray(image.info["lattice"], float), P), P)
+        right, down = (np.asarray(image.info[k]) for k in ("walls_right", "walls_down"))
+        # Cells whose cage goes on above them, with the cage's left side at their left.
+        under = [(r, c) for r in range(1, 9) for c in range(9)
+                 if not down[r - 1, c] and (c == 0 or right[r, c - 1])]
+        sums = image.info["sums"]
+        found = find_sums(ink, list(sums), under)
+        side_dashes += sum(cell in found for cell in under)
+        heads += len(sums)
+        heads_lost += sum(cell not in found for cell in sums)
+    assert looks == 12
+    assert side_dashes == 0
+    assert heads_lost <= 0.01 * heads, f"{heads_lost} of {heads}"
