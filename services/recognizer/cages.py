@@ -578,3 +578,27 @@ def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, 
     prob = np.clip(prob, 0.002, 0.998)
     k = right.shape[0] * right.shape[1]
     return prob[:k].reshape(right.shape[:2]), prob[k:].reshape(down.shape[:2])
+
+
+# Lattice shifts, in pixels of the straightened grid, at which the walls are read. A cage
+# line a pixel or so wide, resampled onto CELL-pixel cells, keeps its darkness only where
+# a sample falls on it; half a pixel off, it lands half on each neighbour, under the stroke
+# threshold, and a hairline dotted wall reads as none. Where the lattice lies to a fraction
+# of a pixel decides which, and nothing in the picture pins that down.
+PHASES = (0.0, 0.5, -0.5)
+
+
+def phase_steady_walls(gray: np.ndarray, lattice: np.ndarray, model, n: int = 9
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """wall_probabilities of the grid straightened with the lattice at each of PHASES
+    (along both axes); each edge's highest. Shifting the sampling draws no line the
+    picture does not hold; it only finds one that a single phase lost."""
+    cell_px = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / n
+    source_px = cell_px / CELL  # one straightened pixel, in the picture's pixels
+    right, down = None, None
+    for phase in PHASES:
+        r, d = wall_probabilities(wall_ink(gray, lattice + phase * source_px), model, n)
+        right = r if right is None else np.maximum(right, r)
+        down = d if down is None else np.maximum(down, d)
+    return right, down
+
