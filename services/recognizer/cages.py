@@ -581,22 +581,24 @@ def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, 
 
 
 # Lattice shifts, in pixels of the straightened grid, at which the walls are read. A cage
-# line a pixel or so wide, resampled onto CELL-pixel cells, keeps its darkness only where
-# a sample falls on it; half a pixel off, it lands half on each neighbour, under the stroke
+# line a pixel or so wide, shrunk onto CELL-pixel cells, keeps its darkness only where a
+# sample falls on it; half a pixel off, it lands half on each neighbour, under the stroke
 # threshold, and a hairline dotted wall reads as none. Where the lattice lies to a fraction
-# of a pixel decides which, and nothing in the picture pins that down.
+# of a pixel decides which, and nothing in the picture pins that down. Cells smaller than
+# CELL are stretched: samples closer than a pixel always fall on a line there, and more
+# phases only found false walls in grain (held-out textured at 38-px cells).
 PHASES = (0.0, 0.5, -0.5)
 
 
 def phase_steady_walls(gray: np.ndarray, lattice: np.ndarray, model, n: int = 9
                        ) -> tuple[np.ndarray, np.ndarray]:
     """wall_probabilities of the grid straightened with the lattice at each of PHASES
-    (along both axes); each edge's highest. Shifting the sampling draws no line the
-    picture does not hold; it only finds one that a single phase lost."""
+    (along both axes) where its cells are shrunk; each edge's highest. Shifting the
+    sampling draws no line the picture does not hold; it finds one a single phase lost."""
     cell_px = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / n
     source_px = cell_px / CELL  # one straightened pixel, in the picture's pixels
     right, down = None, None
-    for phase in PHASES:
+    for phase in PHASES if source_px > 1 else PHASES[:1]:
         r, d = wall_probabilities(wall_ink(gray, lattice + phase * source_px), model, n)
         right = r if right is None else np.maximum(right, r)
         down = d if down is None else np.maximum(down, d)
