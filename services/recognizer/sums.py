@@ -619,6 +619,11 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
             again = corner_glyphs(cell_ink(ink, *cell, n), limit, typical)
             if again:
                 found[cell] = again
+            else:
+                # Nothing but the outline: two of a dotted side's dots, joined by the
+                # faint ink between them, pass for an '8' (held-out print: a sum read in
+                # a blank cell whose top wall was in doubt).
+                del found[cell]
     # A head whose lone digit the person's digit touches: looked at again, now that the
     # text height is known.
     for cell in heads:
