@@ -578,3 +578,26 @@ def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, 
     prob = np.clip(prob, 0.002, 0.998)
     k = right.shape[0] * right.shape[1]
     return prob[:k].reshape(right.shape[:2]), prob[k:].reshape(down.shape[:2])
+
+
+# Lattice shifts, in pixels of the straightened grid, at which the walls are read. A cage
+# line a pixel or so wide, shrunk onto CELL-pixel cells, keeps its darkness only where a
+# sample falls on it; half a pixel off, it lands half on each neighbour, under the stroke
+# threshold, and a hairline dotted wall reads as none. Where the lattice lies to a fraction
+# of a pixel decides which, and nothing in the picture pins that down. Cells smaller than
+# CELL are stretched: samples closer than a pixel always fall on a line there, and more
+# phases only found false walls in grain (held-out textured at 38-px cells).
+PHASES = (0.0, 0.5, -0.5)
+
+
+def phase_steady_walls(gray: np.ndarray, lattice: np.ndarray, model, n: int = 9
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """wall_probabilities of the grid straightened with the lattice at each of PHASES
+    (along both axes) where its cells are shrunk, averaged. Not the highest: a pencil
+    stroke or a pasted scrap of outline that one phase alone takes for a line made false
+    sure walls in photographed notes; a hairline lost at one phase shows at the others."""
+    cell_px = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / n
+    source_px = cell_px / CELL  # one straightened pixel, in the picture's pixels
+    reads = [wall_probabilities(wall_ink(gray, lattice + phase * source_px), model, n)
+             for phase in (PHASES if source_px > 1 else PHASES[:1])]
+    return tuple(np.mean(np.stack(side), axis=0) for side in zip(*reads, strict=True))

@@ -14,6 +14,7 @@ import numpy as np
 from services.contracts import CageSumReading, SumCandidate
 from services.recognizer.cages import (
     killer_lattice,
+    phase_steady_walls,
     straighten_at,
     thin_ink,
     wall_ink,
@@ -175,8 +176,7 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     the same picture in colour (BGR), where the cages may be colour fills."""
     model = load_killer_model()
     lattice = killer_lattice(gray, grid_corners(gray, corners, n), n, box)
-    ink = wall_ink(gray, lattice)
-    right, down = wall_probabilities(ink, model.walls, n)
+    right, down = phase_steady_walls(gray, lattice, model.walls, n)
     ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
     if colour is not None:
         right, down = outline_or_fill_walls(right, down, cell_fills(colour, lattice), ink_sums,

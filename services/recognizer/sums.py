@@ -628,6 +628,11 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
             again = corner_glyphs(cell_ink(ink, *cell, n), limit, typical)
             if again:
                 found[cell] = again
+            else:
+                # Nothing but the outline: two of a dotted side's dots, joined by the
+                # faint ink between them, pass for an '8' (held-out print: a sum read in
+                # a blank cell whose top wall was in doubt).
+                del found[cell]
     # Under a cage's first cell, the cage's inset side runs down through the corner of
     # each cell. Where a doubtful wall makes such a cell a maybe-head, a lone bar of that
     # side, with no outline's top line over the corner as a cage's first cell has and no
