@@ -35,6 +35,7 @@ CORNER = (0.8, 0.52)  # width, height of the corner looked at, as shares of the 
 EDGE = 0.06  # ink this close to the cell's edge is the grid line
 MAX_CANDIDATES = 20  # a digit lost in a photo spreads a sum over ten values or more
 CLEAR_PAIR = 1.1  # a blob this much wider than tall is two digits
+PAIR_WIDE = 2.2  # ... and at most this much wider than tall
 MAYBE_PAIR = 0.8  # from here to CLEAR_PAIR it may be one wide digit or two
 PAIR_RATIO, PAIR_SPREAD = 1.3, 0.07  # glyph width / digit width where two digits get likely
 # A glyph from this many of the grid's digit widths on may be two digits though narrower
@@ -84,6 +85,7 @@ BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong s
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 SIDE_WIDTH = 0.1  # an outline side's piece is at most this share of the cell wide
 OUTLINED_HEADS = 0.5  # share of heads with an outline's top line: the grid draws them
+CORNER_GAP = 0.4  # the break under the top line before the side's dash, in the dash's heights
 # A '1' with its flag, as tall as the sums within this share of their height: the flag
 # reaches left of the stem in its top rows (ONE_FLAG_ROWS of them at most) by at least
 # half the stem's width, the stem's left edge right of where the sums start. An outline's
@@ -193,7 +195,9 @@ def corner_glyphs(ink_cell: np.ndarray, left_limit: float | None = None,
             continue
         if y <= TOUCH_TOP * p and (h > 0.42 * p or y + h >= h_lim - 1):
             running_on.append(i)
-        if not (0.09 * p <= h <= 0.42 * p and w <= 0.5 * p and h >= 1.05 * min(w, h * 0.6)):
+        # Two large bold digits that touch are wider than half the cell (cut below).
+        if not (0.09 * p <= h <= 0.42 * p and w <= max(0.5 * p, PAIR_WIDE * h)
+                and h >= 1.05 * min(w, h * 0.6)):
             continue
         if area < 0.12 * h * max(2, w) or y > 0.3 * p:
             continue
@@ -635,16 +639,19 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
                 del found[cell]
     # Under a cage's first cell, the cage's inset side runs down through the corner of
     # each cell. Where a doubtful wall makes such a cell a maybe-head, a lone bar of that
-    # side, with no outline's top line over the corner as a cage's first cell has and no
-    # flag, is no '1' (held-out textured: a dash read '1' at 0.998, and the repair never
-    # settled).
+    # side with no flag is no '1' when no outline's top line crosses the corner, as a
+    # cage's first cell has (held-out textured: a dash read '1' at 0.998, and the repair
+    # never settled), or when the top line turns down into the bar: the outline's corner
+    # of a cage whose first cell lies elsewhere (held-out web: an L-shaped cage's lower
+    # corner read '1'). A number the outline runs around breaks the line above it.
     if sum(top_line(cell_ink(ink, *cell, n)) is not None for cell in heads) \
             >= OUTLINED_HEADS * len(heads):
         for cell in maybe:
             gs, raw = found.get(tuple(cell)), cell_ink(ink, *cell, n)
-            if gs and len(gs) == 1 and top_line(raw) is None \
+            if gs and len(gs) == 1 \
                     and _side_piece(raw, (gs[0].x, gs[0].y, gs[0].w, gs[0].h)) \
-                    and not flagged_one(gs[0], start, typical):
+                    and not flagged_one(gs[0], start, typical) \
+                    and (top_line(raw) is None or _turns_down_into(raw, gs[0])):
                 del found[tuple(cell)]
     # A head whose lone digit the person's digit touches: looked at again, now that the
     # text height is known.
@@ -658,6 +665,16 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
     # the number.
     found = {cell: _cut_number(gs, typical) for cell, gs in found.items()}
     return {cell: gs for cell, gs in found.items() if 0.65 * typical <= gs[0].h <= 1.35 * typical}
+
+
+def _turns_down_into(ink_cell: np.ndarray, glyph) -> bool:
+    """Whether the outline's top line runs over the glyph's columns just above it (a gap
+    of at most a dash's break between): its corner, turning down into the side."""
+    line = top_line(ink_cell)
+    if line is None or glyph.y - line[1] - 1 > max(line[1] - line[0] + 2, CORNER_GAP * glyph.h):
+        return False
+    over = ink_cell[line[0]:line[1] + 1, glyph.x:glyph.x + glyph.w] >= 0.35
+    return bool(over.any(axis=0).mean() >= 0.5)  # its faint anti-aliased edge aside
 
 
 def flagged_one(glyph, x0: float, tall: float) -> bool:
