@@ -521,3 +521,29 @@ def test_two_large_bold_digits_that_touch_are_found(face):
             assert len(glyphs) == 2, (text, height)
             assert glyphs[0].x < glyphs[1].x
     assert wide >= 2  # pairs wider than half the cell were among them
+
+
+def test_grain_alone_in_a_maybe_head_is_no_number():
+    """In a cell no number is printed in, grain of a textured ground clumps into a
+    digit's shape, far fainter than the grid's numbers: a '6' at 0.22 of their darkness
+    was read under a doubtful wall (held-out textured, 68-px cells) and the repair never
+    settled. Every cell that is no cage's first is looked at as a maybe-head, on grounds
+    as grainy as the renderer draws them; the heads' numbers are still found."""
+    grain_read = cells = heads = heads_lost = 0
+    for seed in range(8):
+        rng = random.Random(9_900 + seed)
+        puzzle, _ = make_killer(rng)
+        look = replace(vary(ALL_STYLES["textured"], rng), texture=rng.uniform(11.0, 13.0))
+        image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(56, 72),
+                              margin=20, sum_font=pick_sum_font(look, rng))
+        gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
+        ink = thin_ink(straighten_at(gray, np.asarray(image.info["lattice"], float), P), P)
+        sums = image.info["sums"]
+        blank = [(r, c) for r in range(9) for c in range(9) if (r, c) not in sums]
+        found = find_sums(ink, list(sums), blank)
+        cells += len(blank)
+        grain_read += sum(cell in found for cell in blank)
+        heads += len(sums)
+        heads_lost += sum(cell not in found for cell in sums)
+    assert grain_read <= 0.002 * cells, f"{grain_read} of {cells}"
+    assert heads_lost <= 0.01 * heads, f"{heads_lost} of {heads}"
