@@ -85,7 +85,7 @@ BAR_DOUBT = 0.15  # prior that a thin bar beside a number was put on the wrong s
 CORNER_BAND, CORNER_SHARE = 0.3, 0.85
 SIDE_WIDTH = 0.1  # an outline side's piece is at most this share of the cell wide
 OUTLINED_HEADS = 0.5  # share of heads with an outline's top line: the grid draws them
-CORNER_GAP = 1.0  # the break under the top line before the side's dash, in the dash's heights
+CORNER_GAP = 1.0  # a side dash at most this many of its heights under the top line hangs from it
 # A '1' with its flag, as tall as the sums within this share of their height: the flag
 # reaches left of the stem in its top rows (ONE_FLAG_ROWS of them at most) by at least
 # half the stem's width, the stem's left edge right of where the sums start. An outline's
@@ -650,9 +650,10 @@ def find_sums(ink: np.ndarray, heads, maybe=(), n: int = 9
             gs, raw = found.get(tuple(cell)), cell_ink(ink, *cell, n)
             if gs and len(gs) == 1 \
                     and _side_piece(raw, (gs[0].x, gs[0].y, gs[0].w, gs[0].h)) \
-                    and not flagged_one(gs[0], start, typical) \
-                    and (top_line(raw) is None or _turns_down_into(raw, gs[0])):
-                del found[tuple(cell)]
+                    and not flagged_one(gs[0], start, typical):
+                line = top_line(raw)
+                if line is None or _turns_down_into(raw, line, gs[0]):
+                    del found[tuple(cell)]
     # The grid prints its numbers in one ink: in a maybe-head, a number far fainter than
     # the heads' is grain of a textured ground clumped into a digit's shape (held-out
     # textured: a '6' at 0.22 of the sums' darkness, in an empty cell under a doubtful
@@ -680,11 +681,11 @@ def peak_ink(glyphs: list[Glyph]) -> float:
     return max(float(g.image.max()) for g in glyphs)
 
 
-def _turns_down_into(ink_cell: np.ndarray, glyph) -> bool:
-    """Whether the outline's top line runs over the glyph's columns just above it (a gap
-    of at most a dash's break between): its corner, turning down into the side."""
-    line = top_line(ink_cell)
-    if line is None or glyph.y - line[1] - 1 > max(line[1] - line[0] + 2, CORNER_GAP * glyph.h):
+def _turns_down_into(ink_cell: np.ndarray, line: tuple[int, int], glyph) -> bool:
+    """Whether the outline's top `line` (top_line) runs over the glyph's columns just
+    above it (the corner's arm and a dash's break between at most): its corner, turning
+    down into the side."""
+    if glyph.y - line[1] - 1 > max(line[1] - line[0] + 2, CORNER_GAP * glyph.h):
         return False
     over = ink_cell[line[0]:line[1] + 1, glyph.x:glyph.x + glyph.w] >= 0.35
     return bool(over.any(axis=0).mean() >= 0.5)  # its faint anti-aliased edge aside
