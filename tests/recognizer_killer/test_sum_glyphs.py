@@ -426,25 +426,40 @@ def test_grain_beside_a_thin_one_over_the_outline_is_no_second_digit():
     assert bad == 0, f"{bad} of {total}"
 
 
+def _sum_ink(image) -> np.ndarray:
+    """The ink map the sums are read from, straightened on the renderer's own lattice."""
+    gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
+    return thin_ink(straighten_at(gray, np.asarray(image.info["lattice"], float), P), P)
+
+
+def _dashed_killers(seed0: int, cell_px: tuple[int, int], count: int = 12):
+    """(picture, sum ink) of `count` killers in varied dashed looks (dashes longer than
+    twice the line is wide: dotted ones are other pieces), random faces, small cells."""
+    dashed = ("app", "web", "textured", "plain")
+    looks = 0
+    for seed in range(40):
+        rng = random.Random(seed0 + seed)
+        puzzle, _ = make_killer(rng)
+        look = vary(ALL_STYLES[dashed[seed % len(dashed)]], rng)
+        if look.dash <= 2 * look.cage_width:
+            continue
+        image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(*cell_px),
+                              margin=20, sum_font=pick_sum_font(look, rng))
+        yield image, _sum_ink(image)
+        looks += 1
+        if looks == count:
+            return
+
+
 def test_a_dash_of_the_outline_side_in_a_maybe_head_is_no_one():
     """Under a cage's first cell the cage's inset side runs down through the corner of
     each cell. Where a doubtful wall makes such a cell a maybe-head, a lone dash of the
     side was read as a sum '1' (p 0.998; held-out textured at 41-px cells) and the repair
     never settled. Dashed looks (dotted ones are other pieces), random variations and
     faces, small cells (main: 21 such cells of 204); the heads' numbers are still found."""
-    dashed = ("app", "web", "textured", "plain")
     side_dashes = heads_lost = heads = looks = 0
-    for seed in range(40):
-        rng = random.Random(8_800 + seed)
-        puzzle, _ = make_killer(rng)
-        look = vary(ALL_STYLES[dashed[seed % len(dashed)]], rng)
-        if look.dash <= 2 * look.cage_width or looks == 12:
-            continue
+    for image, ink in _dashed_killers(8_800, (38, 48)):
         looks += 1
-        image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(38, 48),
-                              margin=20, sum_font=pick_sum_font(look, rng))
-        gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
-        ink = thin_ink(straighten_at(gray, np.asarray(image.info["lattice"], float), P), P)
         right, down = (np.asarray(image.info[k]) for k in ("walls_right", "walls_down"))
         # Cells whose cage goes on above them, with the cage's left side at their left.
         under = [(r, c) for r in range(1, 9) for c in range(9)
@@ -466,19 +481,9 @@ def test_an_outline_corner_away_from_the_first_cell_is_no_one():
     '1' (p 0.77; held-out web at 38-px cells) when a doubtful wall made the cell a
     maybe-head. Dashed looks, random variations and faces, small cells; the heads'
     numbers are still found."""
-    dashed = ("app", "web", "textured", "plain")
     corners_read = corners = heads_lost = heads = looks = 0
-    for seed in range(40):
-        rng = random.Random(9_300 + seed)
-        puzzle, _ = make_killer(rng)
-        look = vary(ALL_STYLES[dashed[seed % len(dashed)]], rng)
-        if look.dash <= 2 * look.cage_width or looks == 12:
-            continue
+    for image, ink in _dashed_killers(9_300, (36, 48)):
         looks += 1
-        image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(36, 48),
-                              margin=20, sum_font=pick_sum_font(look, rng))
-        gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
-        ink = thin_ink(straighten_at(gray, np.asarray(image.info["lattice"], float), P), P)
         right, down = (np.asarray(image.info[k]) for k in ("walls_right", "walls_down"))
         sums = image.info["sums"]
         turns = [(r, c) for r in range(9) for c in range(9) if (r, c) not in sums
@@ -536,8 +541,7 @@ def test_grain_alone_in_a_maybe_head_is_no_number():
         look = replace(vary(ALL_STYLES["textured"], rng), texture=rng.uniform(11.0, 13.0))
         image = render_killer(puzzle, style=look, seed=seed, cell_px=rng.randint(56, 72),
                               margin=20, sum_font=pick_sum_font(look, rng))
-        gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
-        ink = thin_ink(straighten_at(gray, np.asarray(image.info["lattice"], float), P), P)
+        ink = _sum_ink(image)
         sums = image.info["sums"]
         blank = [(r, c) for r in range(9) for c in range(9) if (r, c) not in sums]
         found = find_sums(ink, list(sums), blank)
