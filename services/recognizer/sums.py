@@ -470,13 +470,12 @@ def _in_a_row(stats: np.ndarray, a: int, p: int) -> bool:
     """Whether two other pieces about as small stand level with piece `a`, near it: dots
     or dashes of an outline's line, where a '1's flag stands alone (the digit beside it
     is far taller) or beside one other flag ('11')."""
-    x, y, w, h, _ = stats[a]
-    level = 0
-    for b in range(1, len(stats)):
-        bx, by, bw, bh, _ = stats[b]
-        level += b != a and bh <= ROW_TALL * h and _overlap(y, h, by, bh) > 0 \
-            and max(bx - x - w, x - bx - bw) < ROW_GAP * p
-    return level >= 2
+    x, y, w, h, _ = stats[a].astype(np.int64)
+    bx, by, bw, bh = stats[1:, :4].astype(np.int64).T  # every piece at once: grain makes many
+    level = (bh <= ROW_TALL * h) & (np.minimum(y + h, by + bh) > np.maximum(y, by)) \
+        & (np.maximum(bx - x - w, x - bx - bw) < ROW_GAP * p)
+    level[a - 1] = False
+    return int(level.sum()) >= 2
 
 
 def _cut_column(mask: np.ndarray) -> int:
