@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 import recognition_killer  # noqa: E402
 from recognition_killer import GROUPS, killer_case, style_cases  # noqa: E402
 
-from gridsight.stack import Stack, free_port  # noqa: E402
+from gridsight.stack import Stack, free_port, wait_healthy  # noqa: E402
 from services.recognizer import recognize  # noqa: E402
 from services.solver import solve_page  # noqa: E402
 
@@ -41,17 +41,9 @@ def started_stack() -> tuple[Stack, str]:
     stack.start_broker(prefer="redis-server")
     stack.start_workers()
     base = stack.start_gateway(port=free_port())
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz").status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            stack.close()
-            raise SystemExit("gateway did not start")
-        time.sleep(0.2)
+    if not wait_healthy(base):
+        stack.close()
+        raise SystemExit("gateway did not start")
     time.sleep(2)  # let the workers connect
     return stack, base
 

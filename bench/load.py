@@ -37,7 +37,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gridsight.stack import Stack, free_port  # noqa: E402
+from gridsight.stack import Stack, free_port, wait_healthy  # noqa: E402
 from gridsight.synth.puzzles import make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
 
@@ -289,16 +289,8 @@ def main() -> None:
             stack.start_broker(prefer="redis-server")
         stack.start_workers(recognize_processes=args.readers)
         base = stack.start_gateway(port=free_port(), nice=args.gateway_nice)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("gateway did not start")
-            time.sleep(0.2)
+        if not wait_healthy(base):
+            raise SystemExit("gateway did not start")
         time.sleep(2)  # let the workers connect
     kill = killer(stack) if (stack and args.kill_worker) else None
     if stack and args.restart_redis:

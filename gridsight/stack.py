@@ -41,6 +41,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def wait_healthy(base: str, seconds: float = 60) -> bool:
+    """Whether the gateway at `base` answered /healthz with 200 within `seconds`."""
+    import httpx  # of the test extras: only benches and tests wait on a gateway
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return True
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    return False
+
+
 def wait_for_redis(url: str, seconds: float = 15.0) -> None:
     client = redis.Redis.from_url(url, socket_connect_timeout=1)
     deadline = time.monotonic() + seconds
