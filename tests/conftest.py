@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from gridsight.stack import Stack, free_port
+from gridsight.stack import Stack, free_port, wait_healthy
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -25,16 +25,8 @@ def redis_url():
 
 
 def wait_until_healthy(base_url: str, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if httpx.get(f"{base_url}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"gateway at {base_url} did not become healthy")
-        time.sleep(0.1)
+    if not wait_healthy(base_url, seconds):
+        raise TimeoutError(f"gateway at {base_url} did not become healthy")
 
 
 @pytest.fixture(scope="session")
