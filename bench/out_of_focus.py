@@ -40,9 +40,10 @@ from services.recognizer.pipeline import soft_grid_probabilities  # noqa: E402
 LEVELS = (0.0, 0.04, 0.06, 0.08, 0.10, 0.12)
 
 
-def straightened(seed: int, defocus: float, fonts: list[str],
-                 lens: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(the grid straightened from a synthetic photo at its true lattice, its givens)."""
+def straightened(seed: int, defocus: float, fonts: list[str], lens: bool = False,
+                 tilt: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(the grid straightened from a synthetic photo at its true lattice, its givens);
+    `tilt`: the defocus varies across the grid, as photograph's defocus_tilt."""
     rng = random.Random(seed)
     givens = [[v if rng.random() < rng.uniform(0.3, 0.45) else 0 for v in row]
               for row in random_solution(9, None, rng)]
@@ -50,6 +51,7 @@ def straightened(seed: int, defocus: float, fonts: list[str],
                           cell_px=rng.randint(28, 64), seed=seed, jitter=rng.uniform(0, 0.05))
     photo, truth = photograph(image, rng=np.random.default_rng(seed), fill=(0.6, 0.95),
                               rotation=12, defocus=defocus, lens_disk=lens,
+                              defocus_tilt=tilt,
                               out_size=rng.choice([(640, 480), (1024, 768), (1600, 1200)]))
     buffer = io.BytesIO()
     photo.save(buffer, "JPEG", quality=90)
