@@ -28,7 +28,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-def dump(seed: int, count: int, out: Path) -> None:
+def dump(seed: int, count: int, out: Path, unique: bool = False) -> None:
     import numpy as np
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,7 +37,7 @@ def dump(seed: int, count: int, out: Path) -> None:
     for i, name in enumerate(["screenshot", "flat photo", "curved photo", *FAILURE_CLASSES]):
         folder = out / name.removeprefix("photo: ").replace(" ", "_")
         folder.mkdir(parents=True, exist_ok=True)
-        for item, data, givens in synthetic_set(name, count, seed + 1000 * i):
+        for item, data, givens in synthetic_set(name, count, seed + 1000 * i, unique):
             stem = item.rsplit("-", 1)[1]
             (folder / f"{stem}.img").write_bytes(data)
             np.save(folder / f"{stem}.npy", givens)
@@ -128,6 +128,8 @@ def main() -> None:
     d = commands.add_parser("dump")
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--count", type=int, default=25)
+    d.add_argument("--unique", action="store_true",
+                   help="puzzles with one answer, as printed ones have (recognition.py)")
     d.add_argument("out", type=Path)
     s = commands.add_parser("score")
     s.add_argument("root", type=Path)
@@ -137,7 +139,7 @@ def main() -> None:
     c.add_argument("new", type=Path)
     args = parser.parse_args()
     if args.command == "dump":
-        dump(args.seed, args.count, args.out)
+        dump(args.seed, args.count, args.out, args.unique)
     elif args.command == "score":
         sys.path.insert(0, os.getcwd())  # the checkout it is run from
         score(args.root, args.out)
