@@ -97,6 +97,15 @@ class ClueReading(Model):
     candidates: list[SumCandidate]
 
 
+class WrittenReading(Model):
+    """A classic page read as print-only, read again as one a person wrote on: `cells`
+    (printed givens only), `cell_kinds` and `entries` as Reading's on such a page."""
+
+    cells: list[list[list[float]]]
+    cell_kinds: list[list[list[float]]]
+    entries: list[list[list[float]]]
+
+
 class Reading(Model):
     """A grid as read from a picture: each reading carries its probability."""
 
@@ -127,6 +136,12 @@ class Reading(Model):
     entries: list[list[list[float]]] | None = Field(
         None, description="Classic pages: [row][col][v] -> probability that the person's "
         "own digit in the cell is v (0 = none); `cells` then holds printed givens only")
+    # A page with a few of a person's digits, too few to take it as written on: read
+    # again as written on. The solver turns to it when the print-only reading has no
+    # solvable puzzle (a person's wrong digit read as printed).
+    written_reading: WrittenReading | None = Field(
+        None, description="Classic pages read as print-only where the cell model sees a "
+        "person's digits: the page read as written on (cells, cell_kinds, entries)")
     # Nonograms: the grid's width and height in cells, and the clue numbers read for each
     # row (left to right) and each column (top to bottom); an empty line reads as [].
     # `cells` is then empty and `entries[r][c]` holds the probabilities that the person

@@ -640,6 +640,12 @@ def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
         # a small grainy photo's blank cells pass at one pixel's noise (Marks.grain).
         clear = mark_seen(ev.seen.contrast - noise_marks * ev.seen.grain, ev.seen.span) > 0.5
         return _print_view(ev.as_read, ev.classic, unexplained & clear)
+    return written_kinds(ev, noise_marks)
+
+
+def written_kinds(ev: KindEvidence, noise_marks: float | None = None) -> CellKinds:
+    """The cells' kinds on a page taken as written on: each cell's own marks weighed."""
+    noise_marks = NOISE_MARKS if noise_marks is None else noise_marks
     seen = ev.seen
     probs = with_mark_evidence(ev.probs, seen.contrast, seen.span, seen.with_lines,
                                noise_marks * seen.grain)
@@ -729,12 +735,22 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     given (an entry or notes count as no given), so the puzzle is the printed one and
     the repair weighs a cell's kind like any other reading. On a print-only page the
     digit model's probabilities are kept as they were, and the kind fields are its
-    blank / printed split (_print_view).
+    blank / printed split (_print_view); where the cell model sees a person's digit, the
+    page read as written on goes along too ("written_reading").
     """
-    kinds = read_cell_kinds(colour, lattice, probs)
+    evidence = kind_evidence(straighten(colour, lattice, CELL), probs)
+    kinds = kinds_of(evidence)
     if kinds.written:
-        probs = kinds.givens
-    return probs, kind_fields(kinds)
+        return kinds.givens, kind_fields(kinds)
+    fields = kind_fields(kinds)
+    # Too few of a person's digits to take the page as written on (print in an unfamiliar
+    # face reads as a few sure entries too): the page read as written on goes along, for
+    # the solver to turn to if the print-only reading cannot be solved.
+    written = written_kinds(evidence)
+    if (written.kinds[..., 2] > 0.5).any():
+        fields["written_reading"] = {"cells": np.round(written.givens, 5).tolist(),
+                                     **kind_fields(written)}
+    return probs, fields
 
 
 def written_on(kinds: np.ndarray, writing: np.ndarray, unexplained: np.ndarray,

@@ -107,6 +107,26 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
     clues and are checked against the solution as certain."""
     if reading.kind == "nonogram":
         return solve_reading(reading, time_limit=time_limit, fixed=fixed)
+    result = _solve_page(reading, time_limit, fixed)
+    if reading.written_reading is None or result.solution is not None:
+        return result
+    # Read as print-only, the page's digits cannot all be printed ones: a person's wrong
+    # digit taken as a given leaves no solution. Read as written on, a clean solution
+    # with that digit checked against it is the answer; whether the page is written on is
+    # the person's to confirm. (A print-only reading the repair solves is kept: its
+    # doubts are the digits it changed, not the page's kind.)
+    written = reading.written_reading
+    again = _solve_page(reading.model_copy(update={
+        "cells": written.cells, "cell_kinds": written.cell_kinds,
+        "entries": written.entries, "written_reading": None}), time_limit, fixed)
+    if again.solution is None or again.suspects:
+        return result
+    return again.model_copy(update={
+        "status": "needs_review", "message": again.message + "; read as a page you wrote "
+        "on: your digits are no printed givens"})
+
+
+def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> SolveResult:
     fixed, typed = typed_entries(fixed)
     result = solve_reading(reading, time_limit=time_limit, fixed=fixed)
     if not typed and (reading.cell_kinds is None or reading.entries is None):

@@ -65,7 +65,7 @@ from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
 from services.solver.layouts import LOG_FLOOR, Wall, cage_layouts
 from services.solver.nonogram_repair import solve_nonogram_reading
-from services.solver.settled import runner_ups_unsolvable
+from services.solver.settled import runner_ups_settled
 from services.solver.solve import MESSAGES, status_of
 from services.solver.sudoku import GridAnswer, OneHotModel, solve_grid, solver_parameters
 
@@ -686,8 +686,9 @@ def build_result(reading: Reading, geo: Geometry, cells: list[Options], sums: li
             givens=givens if any(map(any, givens)) else None)
     verdict = outcome.answer.verdict
     if kind == "sudoku" and verdict == "unique" and uncertain and not suspects and \
-            runner_ups_unsolvable(geo, outcome.cells, likely_others(cells, outcome.cells)):
-        uncertain = []  # the puzzle rules out every other likely reading (settled.py)
+            runner_ups_settled(geo, outcome.cells, outcome.answer.solution,
+                               likely_others(cells, outcome.cells)):
+        uncertain = []  # no other likely reading changes the answer (settled.py)
     status = status_of(verdict, outcome.answer.solution is not None)
     if status == "solved" and (suspects or uncertain):
         status = "needs_review"

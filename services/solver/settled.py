@@ -1,31 +1,33 @@
 """Doubts about a sudoku reading that the puzzle itself settles.
 
 A kept reading whose runner-up is likely (UNCERTAIN_RUNNER_UP) sends a solved grid to
-review. When putting the runner-up in its place, alone or together with the other doubtful
-cells' runner-ups, leaves a grid with no solution at all, the picture cannot hold that
-reading: whatever was printed has a solution. The doubt is then settled. A runner-up that
-removes a digit (blank) is never settled this way, as a grid with fewer digits keeps every
-solution it had; a check that runs out of time settles nothing.
+review. Each other reading of the doubtful cells (their runner-ups put in, alone or
+together) is solved: when every one leaves a grid with no solution, or with the answer
+found as its one solution, no likely reading of the picture changes the answer, and the
+doubt is settled. Two such doubts are common. A runner-up that clashes with the grid: no
+printed puzzle reads that way. And a cell read as a digit or blank, printed or written
+by the person (a half-solved page), whose digit is the answer's: the grid with it or
+without it has that one answer. A check that runs out of time settles nothing.
 """
 
 from __future__ import annotations
 
 from itertools import product
+from math import prod
 
 from services.solver.grid import Geometry
 from services.solver.sudoku import solve_grid
 
-MAX_DOUBTFUL_CELLS = 3  # at most 3**3 - 1 other readings are tried
-CHECK_SECONDS = 0.5  # a 9x9 with no solution is proved so in milliseconds
+MAX_READINGS = 32  # other readings of the doubtful cells tried at most
+CHECK_SECONDS = 0.5  # a 9x9 is solved and proved unique (or unsolvable) in milliseconds
 
 
-def runner_ups_unsolvable(geo: Geometry, chosen: list[int], doubtful: dict[int, list[int]]
-                          ) -> bool:
+def runner_ups_settled(geo: Geometry, chosen: list[int], solution, doubtful: dict[int, list[int]]
+                       ) -> bool:
     """Whether every other reading of the `doubtful` cells (index in `chosen` -> the likely
-    values other than the chosen one) leaves the grid with no solution."""
-    if not doubtful or len(doubtful) > MAX_DOUBTFUL_CELLS:
-        return False
-    if any(0 in values for values in doubtful.values()):
+    values other than the chosen one) leaves the grid with no solution, or with `solution`
+    as its only one."""
+    if not doubtful or prod(1 + len(v) for v in doubtful.values()) - 1 > MAX_READINGS:
         return False
     cells, n = list(doubtful), geo.size
     for pick in product(*([chosen[i]] + doubtful[i] for i in cells)):
@@ -34,7 +36,10 @@ def runner_ups_unsolvable(geo: Geometry, chosen: list[int], doubtful: dict[int, 
         grid = list(chosen)
         for i, v in zip(cells, pick, strict=True):
             grid[i] = v
-        givens = [grid[r * n:(r + 1) * n] for r in range(n)]
-        if solve_grid(geo, givens, None, CHECK_SECONDS).verdict != "none":
+        answer = solve_grid(geo, [grid[r * n:(r + 1) * n] for r in range(n)], None,
+                            CHECK_SECONDS)
+        if answer.verdict == "none":
+            continue
+        if answer.verdict != "unique" or answer.solution != solution:
             return False
     return True

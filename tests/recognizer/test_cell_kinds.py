@@ -293,6 +293,24 @@ def test_wrong_entry_on_a_page_is_found_through_the_recognizer():
     assert listed == page.wrong
 
 
+def test_a_few_entries_with_mistakes_are_checked_on_a_page_read_as_print_only():
+    """Too few of a person's digits to take the page as written on, two of them wrong:
+    read as print-only the puzzle has no solution. The page read as written on answers,
+    each mistake named (or flagged as doubtful), for the person to confirm."""
+    named = 0
+    for seed in range(100, 106):
+        page = half_solved_page(seed, wrong=2, entry_share=0.1, notes_share=0.0)
+        reading = recognize(png(page.image), "sudoku")
+        assert reading.written_reading is not None
+        result = solve_page(reading)
+        assert result.status == "needs_review" and result.solution == page.solution
+        listed = {(w.row, w.col, w.written, w.correct) for w in result.wrong_entries}
+        doubtful = {(u.row, u.col, u.read, u.chosen) for u in result.uncertain}
+        assert set(page.wrong) <= listed | doubtful
+        named += set(page.wrong) <= listed
+    assert named >= 5
+
+
 @pytest.mark.parametrize("style", ["newspaper", "app", "screenshot"])
 def test_print_only_page_keeps_the_digit_model_reading(style):
     givens = givens_for(21)
@@ -303,6 +321,7 @@ def test_print_only_page_keeps_the_digit_model_reading(style):
     assert np.allclose(reading.cells, classic / classic.sum(-1, keepdims=True), atol=1e-6)
     assert np.asarray(reading.cell_kinds).argmax(-1).tolist() == \
         (np.array(givens) > 0).astype(int).tolist()  # blank or printed, nothing else
+    assert reading.written_reading is None  # no person's digit seen
     result = solve_page(reading)
     assert result.wrong_entries == [] and result.notes == []
     assert not any(map(any, result.entries))

@@ -17,7 +17,9 @@ from solver_readings import (
 from gridsight.synth.puzzles import make_killer, make_sudoku
 from services.contracts import CageSumReading, SumCandidate
 from services.solver import PuzzleError, solve_reading
+from services.solver.grid import geometry
 from services.solver.repair import UNCERTAIN_RUNNER_UP
+from services.solver.sudoku import solve_grid
 
 
 def test_a_clean_reading_is_solved_without_suspects():
@@ -60,11 +62,22 @@ def test_a_digit_read_as_blank_is_restored_when_needed_for_uniqueness():
         [(r, c, 0, givens[r][c])]
 
 
+def needed_given(givens: list[list[int]]) -> tuple[int, int]:
+    """A given without which the grid has several solutions."""
+    geo = geometry(9)
+    for r, c in ((r, c) for r in range(9) for c in range(9) if givens[r][c]):
+        fewer = [row[:] for row in givens]
+        fewer[r][c] = 0
+        if solve_grid(geo, fewer).verdict == "multiple":
+            return r, c
+    raise AssertionError("every given is redundant")
+
+
 def test_a_thin_margin_is_reported_as_uncertain():
-    """A given whose runner-up is blank: the grid without it keeps its solution, so the
-    puzzle cannot rule the blank out and a person is asked."""
+    """A given whose runner-up is blank, and without which the grid has several
+    solutions: the answer hangs on the reading, so a person is asked."""
     givens, truth = make_sudoku(random.Random(4), 9)
-    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    r, c = needed_given(givens)
     reading = sudoku_reading(givens)
     reading.cells[r][c] = misread_cell(9, givens[r][c], 0, 0.7, UNCERTAIN_RUNNER_UP + 0.05)
     result = solve_reading(reading)
@@ -73,14 +86,29 @@ def test_a_thin_margin_is_reported_as_uncertain():
     assert result.uncertain[0].alternatives[0].value == 0
 
 
-def test_a_blank_whose_likely_digit_keeps_the_grid_solvable_stays_uncertain():
+def test_a_digit_the_grid_has_the_same_answer_without_is_settled():
+    """A digit read as the answer's, maybe blank (a half-solved page's digit, printed or
+    the person's): with it or without it the grid has that one answer."""
+    givens, truth = make_sudoku(random.Random(4), 9)
+    r, c = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    more = [row[:] for row in givens]
+    more[r][c] = truth[r][c]
+    reading = sudoku_reading(more)
+    reading.cells[r][c] = misread_cell(9, truth[r][c], 0, 0.6, UNCERTAIN_RUNNER_UP + 0.15)
+    result = solve_reading(reading)
+    assert result.status == "solved" and result.solution == truth
+    assert result.uncertain == [] and result.suspects == []
+
+
+def test_a_blank_whose_likely_digit_is_the_answers_is_settled():
+    """Blank or the answer's digit: the digit put in leaves the one answer there was."""
     givens, truth = make_sudoku(random.Random(4), 9)
     r, c = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
     reading = sudoku_reading(givens)
     reading.cells[r][c] = misread_cell(9, 0, truth[r][c], 0.7, UNCERTAIN_RUNNER_UP + 0.05)
     result = solve_reading(reading)
-    assert result.status == "needs_review" and result.solution == truth
-    assert [(u.row, u.col, u.chosen) for u in result.uncertain] == [(r, c, 0)]
+    assert result.status == "solved" and result.solution == truth
+    assert result.uncertain == []
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6])
@@ -104,11 +132,11 @@ def test_one_runner_up_the_puzzle_allows_keeps_the_others_in_review():
     rng = random.Random(7)
     givens, truth = make_sudoku(rng, 9)
     reading = sudoku_reading(givens)
-    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    b = needed_given(givens)
+    r, c = next((r, c) for r in range(9) for c in range(9) if givens[r][c] and (r, c) != b)
     reading.cells[r][c] = misread_cell(9, givens[r][c], clashing_digit(givens, r, c, rng),
                                        0.6, UNCERTAIN_RUNNER_UP + 0.1)
-    b = next((i, j) for i in range(9) for j in range(9) if not givens[i][j])
-    reading.cells[b[0]][b[1]] = misread_cell(9, 0, truth[b[0]][b[1]], 0.6,
+    reading.cells[b[0]][b[1]] = misread_cell(9, givens[b[0]][b[1]], 0, 0.6,
                                              UNCERTAIN_RUNNER_UP + 0.1)
     result = solve_reading(reading)
     assert result.status == "needs_review" and result.solution == truth
