@@ -108,8 +108,10 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
     if reading.kind == "nonogram":
         return solve_reading(reading, time_limit=time_limit, fixed=fixed)
     result = _solve_page(reading, time_limit, fixed)
-    if reading.written_reading is None or result.solution is not None:
+    if reading.written_reading is None:
         return result
+    if result.solution is not None:
+        return with_unseen_mistakes(result, reading.written_reading)
     # Read as print-only, the page's digits cannot all be printed ones: a person's wrong
     # digit taken as a given leaves no solution. Read as written on, a clean solution
     # with that digit checked against it is the answer; whether the page is written on is
@@ -124,6 +126,37 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
     return again.model_copy(update={
         "status": "needs_review", "message": again.message + "; read as a page you wrote "
         "on: your digits are no printed givens"})
+
+
+def with_unseen_mistakes(result: SolveResult, written) -> SolveResult:
+    """A page read as print-only may still hold a person's digits, too few or too faint to
+    take it as written on. Read as written on (`written`), a digit the person may have
+    written in a cell the puzzle holds blank, contradicting the solution, may be a
+    mistake the print-only reading cannot see: it goes to the person as a doubt
+    (`uncertain`, needs_review), so that "solved" never hides it."""
+    entries, _ = page_marks(written)
+    givens = getattr(result.puzzle, "givens", None) or []
+    for r, row in enumerate(givens):
+        for c, v in enumerate(row):
+            if v:
+                entries[r][c] = 0  # held as printed, and so agreeing with the solution
+    doubts = []
+    for r, row in enumerate(entries):
+        for c, v in enumerate(row):
+            right = result.solution[r][c]
+            if v and v != right:
+                digits = np.asarray(written.entries[r][c][1:], float)
+                digits = digits / max(digits.sum(), 1e-12)
+                doubts.append(Suspect(what="cell", row=r, col=c, read=v, chosen=right,
+                                      read_prob=round(float(digits[v - 1]), 6),
+                                      chosen_prob=round(float(digits[right - 1]), 6)))
+    if not doubts:
+        return result
+    return result.model_copy(update={
+        "uncertain": result.uncertain + doubts,
+        "status": "needs_review" if result.status == "solved" else result.status,
+        "message": result.message + f"; {len(doubts)} digit(s) that may be your own "
+        "contradict the solution"})
 
 
 def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> SolveResult:

@@ -145,3 +145,61 @@ def test_a_print_only_reading_takes_the_digits_a_person_marks_as_their_own():
     result = solve_page(reading, fixed={"cells": [[r, c, 0]], "entries": [[r, c, solution[r][c]]]})
     assert result.puzzle.givens == givens
     assert result.entries[r][c] == solution[r][c] and result.wrong_entries == []
+
+
+def pen_cell(value: int) -> list[float]:
+    """A digit in pen, read beyond doubt: no other reading is likely enough to try."""
+    probs = [1e-6] * 10
+    probs[value] = 1 - 9e-6
+    return probs
+
+
+def print_only_reading(givens, entries) -> Reading:
+    """A page read as print-only (every digit a given, `cell_kinds` blank or printed), the
+    person's `entries` among its digits, which the page read as written on shows."""
+    shown = [[g or e for g, e in zip(gr, er, strict=True)]
+             for gr, er in zip(givens, entries, strict=True)]
+    written = page_reading(givens, entries)
+    return Reading(kind="sudoku", cells=[[pen_cell(v) for v in row] for row in shown],
+                   cell_kinds=[[KINDS["printed" if v else "blank"] for v in row] for row in shown],
+                   entries=[[confident_cell(9, 0)] * 9 for _ in range(9)],
+                   written_reading={"cells": written.cells, "cell_kinds": written.cell_kinds,
+                                    "entries": written.entries})
+
+
+def test_a_page_read_as_print_only_with_a_wrong_digit_is_answered_as_written_on():
+    """A person's wrong digit taken as a given leaves no solution: the page read as
+    written on answers, the mistake named, for the person to confirm."""
+    givens, solution = make_sudoku(random.Random(6))
+    (r, c), (wr, wc) = [(i, j) for i in range(9) for j in range(9) if not givens[i][j]][:2]
+    entries = [[0] * 9 for _ in range(9)]
+    entries[r][c] = solution[r][c]
+    entries[wr][wc] = written = solution[wr][wc] % 9 + 1
+    result = solve_page(print_only_reading(givens, entries))
+    assert result.status == "needs_review" and result.solution == solution
+    assert [(w.row, w.col, w.written, w.correct) for w in result.wrong_entries] == \
+        [(wr, wc, written, solution[wr][wc])]
+    assert "wrote on" in result.message
+
+
+def test_a_digit_the_print_only_reading_missed_is_no_silent_mistake():
+    """Too faint for the print-only reading (a blank cell there), a digit the page read as
+    written on shows contradicts the solution: the answer goes to review, the cell a doubt."""
+    givens, solution = make_sudoku(random.Random(7))
+    (wr, wc), (r, c) = [(i, j) for i in range(9) for j in range(9) if not givens[i][j]][:2]
+    entries = [[0] * 9 for _ in range(9)]
+    entries[wr][wc] = written = solution[wr][wc] % 9 + 1
+    entries[r][c] = solution[r][c]
+    reading = print_only_reading(givens, [[0] * 9 for _ in range(9)])
+    written_page = page_reading(givens, entries)
+    reading.written_reading.cell_kinds = written_page.cell_kinds
+    reading.written_reading.entries = written_page.entries
+    result = solve_page(reading)
+    assert result.solution == solution and result.status == "needs_review"
+    assert [(u.row, u.col, u.read, u.chosen) for u in result.uncertain] == \
+        [(wr, wc, written, solution[wr][wc])]
+    # A right digit there, or none, leaves the answer solved.
+    entries[wr][wc] = 0
+    reading.written_reading.cell_kinds = page_reading(givens, entries).cell_kinds
+    reading.written_reading.entries = page_reading(givens, entries).entries
+    assert solve_page(reading).status == "solved"
