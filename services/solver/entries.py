@@ -50,15 +50,22 @@ def contradictions(entries: list[list[int]], solution: list[list[int]],
             if not v or v == right:
                 continue
             if entry_probs is not None:
-                digits = np.asarray(entry_probs[r][c][1:], float)
-                digits = digits / max(digits.sum(), 1e-12)
-                if digits[right - 1] >= MISREAD_FLOOR:
-                    doubtful.append(Suspect(what="cell", row=r, col=c, read=v, chosen=right,
-                                            read_prob=round(float(digits[v - 1]), 6),
-                                            chosen_prob=round(float(digits[right - 1]), 6)))
+                doubt = entry_doubt(entry_probs, r, c, v, right)
+                if doubt.chosen_prob >= MISREAD_FLOOR:
+                    doubtful.append(doubt)
                     continue
             wrong.append(WrongEntry(row=r, col=c, written=v, correct=right))
     return wrong, doubtful
+
+
+def entry_doubt(entry_probs: list, r: int, c: int, read: int, right: int) -> Suspect:
+    """The entry read `read` in (r, c) against the solution's `right`, as a doubt, with the
+    entry reading's probabilities of both digits (among digits)."""
+    digits = np.asarray(entry_probs[r][c][1:], float)
+    digits = digits / max(digits.sum(), 1e-12)
+    return Suspect(what="cell", row=r, col=c, read=read, chosen=right,
+                   read_prob=round(float(digits[read - 1]), 6),
+                   chosen_prob=round(float(digits[right - 1]), 6))
 
 
 def wrong_entries(entries: list[list[int]], solution: list[list[int]],
@@ -145,11 +152,7 @@ def with_unseen_mistakes(result: SolveResult, written) -> SolveResult:
         for c, v in enumerate(row):
             right = result.solution[r][c]
             if v and v != right:
-                digits = np.asarray(written.entries[r][c][1:], float)
-                digits = digits / max(digits.sum(), 1e-12)
-                doubts.append(Suspect(what="cell", row=r, col=c, read=v, chosen=right,
-                                      read_prob=round(float(digits[v - 1]), 6),
-                                      chosen_prob=round(float(digits[right - 1]), 6)))
+                doubts.append(entry_doubt(written.entries, r, c, v, right))
     if not doubts:
         return result
     return result.model_copy(update={
