@@ -85,7 +85,7 @@ def classic_view(data: bytes):
 
 
 def old_rule(gray, lattice, colour) -> bool:
-    """The check as it was (session 5): any wall set's mean over both directions."""
+    """The baseline rule: any wall set's mean over both directions (not each direction)."""
     found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, 9)]
     by_line = coloured_line_walls(colour, lattice)
     if by_line is not None:

@@ -8,7 +8,7 @@ Pages come from gridsight/synth/half_solved.py in the kinds bench/written_on.py 
 each as drawn and photographed; every fourth page holds one or two wrong entries. Each
 page is read once and solved twice in the same run: by the solver as it is, and by the
 baseline, where the puzzle settles a doubt only when the other readings leave no
-solution at all (services/solver/settled.py before session 23).
+solution at all, never because the answer stays the same.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ one family out) and reads only that group with it; the worst group is the figure
 counts. `--side 6` draws every group as 6x6 killers (2x3 boxes; the models are trained on
 9x9 killers only) from seeds of their own, and its classic rows as 6x6 classic grids in
 both box shapes. `--seed0` moves every picture to other seeds: the default seeds (700000
-on for 9x9) have been looked at by every round, so a figure meant to be untouched needs
+on for 9x9) are the ones the reader was tuned on, so a figure meant to be untouched needs
 fresh ones; `--seed` offsets each group's first picture within its seeds.
 Writes bench/out/recognition_killer*.md.
 """

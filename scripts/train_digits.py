@@ -32,8 +32,8 @@ def main() -> None:
     parser.add_argument("--grids", type=int, default=1500, help="training grids (81 cells each)")
     parser.add_argument("--calibration-grids", type=int, default=150)
     # The defaults rebuild the main model; the defocused share alone (--soft) the soft-grid
-    # one. The shares were measured as a retrain of the main model too (docs/results/
-    # recognition.md, issue #13 rounds 13-14) and not shipped that way.
+    # one. Retraining the main model with the defocused share read 16x16 glyphs and
+    # half-solved pages worse (docs/benchmarks.md), so the two models stay apart.
     parser.add_argument("--defocused-grids", type=int, default=0,
                         help="further photos out of focus by the cell, with a blank offset "
                              f"fitted (measured: {DEFOCUSED_GRIDS})")
