@@ -73,7 +73,7 @@ def score(root: Path, out: Path) -> None:
                 reading = None
             if reading is not None and reading.kind == "sudoku" and reading.size == 9:
                 cells = np.asarray(reading.cells).reshape(81, 10)
-                entries = getattr(reading, "entries", None)  # absent before #13
+                entries = getattr(reading, "entries", None)  # absent in readers without cell kinds
                 if entries is not None:  # the person's digit where likelier (recognition.py)
                     entry = np.asarray(entries).reshape(81, 10)
                     cells = np.where(((1 - entry[:, 0]) > (1 - cells[:, 0]))[:, None], entry,
