@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--calibration-grids", type=int, default=150)
     # The defaults rebuild the main model; the defocused share alone (--soft) the soft-grid
     # one. Retraining the main model with the defocused share read 16x16 glyphs and
-    # half-solved pages worse (docs/benchmarks.md), so the two models stay apart.
+    # half-solved pages worse, so the two models stay apart.
     parser.add_argument("--defocused-grids", type=int, default=0,
                         help="further photos out of focus by the cell, with a blank offset "
                              f"fitted (measured: {DEFOCUSED_GRIDS})")
