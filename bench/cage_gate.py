@@ -1,4 +1,4 @@
-"""The cage check before the classic shortcut: where it fires, the old rule beside the new.
+"""The cage check before the classic shortcut: where it fires, beside a baseline rule.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/cage_gate.py [--n 10] [--kind]
 
@@ -11,7 +11,7 @@ Groups: the shared half-solved val photos and the print-only dev photos when ../
 is beside the repository (real classic pages), synthetic classic pages written on
 (`half_solved_page`), and synthetic killers in progress in every renderer style. Per
 group: pictures, pictures with at least CLASSIC_GIVENS large digits (the check is asked
-only then), and how many of those the old rule (mean wall probability over both
+only then), and how many of those the baseline rule (mean wall probability over both
 directions at least 0.2; fills by full CIELAB distance) and the current check call
 caged. `--kind` also reads every picture with recognize(kind="auto") and counts the
 kind right (slower). Writes bench/out/cage_gate.md.
@@ -84,7 +84,7 @@ def classic_view(data: bytes):
     return gray, lattice, colour, large
 
 
-def old_rule(gray, lattice, colour) -> bool:
+def baseline_rule(gray, lattice, colour) -> bool:
     """The baseline rule: any wall set's mean over both directions (not each direction)."""
     found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, 9)]
     by_line = coloured_line_walls(colour, lattice)
@@ -133,7 +133,7 @@ def run_group(name: str, pictures, want_cages: bool, kind: bool) -> dict:
         view = classic_view(data)
         if view is not None and view[3] >= steps.CLASSIC_GIVENS:
             row["asked"] += 1
-            old, new = old_rule(*view[:3]), cage_walls_seen(*view[:3])
+            old, new = baseline_rule(*view[:3]), cage_walls_seen(*view[:3])
             row["old"] += old
             row["new"] += new
             if new != want_cages:
@@ -166,7 +166,7 @@ def main() -> None:
     groups.append(("classic page written on (synthetic)", written_pages(3 * args.n), False))
     groups += [(f"killer in progress, {style}", killers_in_progress(style, args.n), True)
                for style in sorted(ALL_STYLES)]
-    lines = ["| group | pictures | asked (many large digits) | caged, old rule "
+    lines = ["| group | pictures | asked (many large digits) | caged, baseline rule "
              "| caged, now |" + (" kind right (auto) |" if args.kind else ""),
              "|---|---:|---:|---:|---:|" + ("---:|" if args.kind else "")]
     misses = []

@@ -4,7 +4,7 @@ baseline), against the overlay drawn once per revision and then read from Redis.
 Runs the whole stack on this machine, uploads a 12 MP JPEG of a generated puzzle (with
 sensor-like noise, so it is as large as a phone's), and times GETs of overlay.jpg,
 overlay.webp and overlay.png over HTTP: the first (drawn) and the median of the next
-ones (cached). The baseline, measured in the same run, is the old path: draw_overlay of
+ones (cached). The baseline, measured in the same run, is draw_overlay of
 the full-size PNG in this process, as if each request drew it.
 
     .venv/bin/python bench/overlay.py [--repeat 10]
