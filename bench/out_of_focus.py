@@ -31,11 +31,12 @@ from gridsight.synth.fonts import digit_fonts  # noqa: E402
 from gridsight.synth.grids import random_solution  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.render import STYLES, render_sudoku  # noqa: E402
-from services.recognizer.cells import read_grid_cells, straighten  # noqa: E402
-from services.recognizer.classifier import load_model  # noqa: E402
-from services.recognizer.decode import decode  # noqa: E402
-from services.recognizer.focus import focus_views  # noqa: E402
-from services.recognizer.pipeline import soft_grid_probabilities  # noqa: E402
+from services.recognizer.cells.classifier import load_model  # noqa: E402
+from services.recognizer.cells.digits import soft_grid_probabilities  # noqa: E402
+from services.recognizer.cells.features import read_grid_cells  # noqa: E402
+from services.recognizer.grid.decode import decode  # noqa: E402
+from services.recognizer.grid.focus import focus_views  # noqa: E402
+from services.recognizer.grid.straighten import straighten  # noqa: E402
 
 LEVELS = (0.0, 0.04, 0.06, 0.08, 0.10, 0.12)
 

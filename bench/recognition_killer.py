@@ -64,7 +64,7 @@ from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
 from gridsight.training.sums import cell_size, photo_options, train  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
-from services.recognizer import sums as sum_reader  # noqa: E402
+from services.recognizer.killer import sums as sum_reader  # noqa: E402
 from services.solver import repair, solve_page  # noqa: E402
 from services.solver.entries import page_marks  # noqa: E402
 from services.solver.grid import default_box  # noqa: E402

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 import joblib  # noqa: E402
 
 from gridsight.training.symbols import held_out_accuracy, held_out_families  # noqa: E402
-from services.recognizer.symbols import SYMBOL_MODEL_PATH  # noqa: E402
+from services.recognizer.cells.symbols import SYMBOL_MODEL_PATH  # noqa: E402
 
 
 def main() -> None:

@@ -11,9 +11,10 @@ import pytest
 from gridsight.synth.half_solved import NOTES, half_solved_page
 from gridsight.synth.render import render_sudoku
 from services.recognizer import recognize
-from services.recognizer.cell_kinds import KINDS, MODEL_PATH, load_kind_model
-from services.recognizer.decode import decode
-from services.recognizer.pipeline import locate_either_way, read_cells
+from services.recognizer.cells.digits import read_cells
+from services.recognizer.cells.kinds import KINDS, MODEL_PATH, load_kind_model
+from services.recognizer.grid.decode import decode
+from services.recognizer.grid.exposure import locate_either_way
 from services.solver import solve_page
 from tests.recognizer.conftest import bench_photo, givens_for
 
@@ -44,7 +45,7 @@ def test_shipped_handwriting_reader_reads_a_persons_digits():
     synthetic pages it was not trained on (it learned from real photos and MNIST)."""
     import cv2
 
-    from services.recognizer.cell_kinds import cell_kind_features
+    from services.recognizer.cells.kinds import cell_kind_features
 
     hand = load_kind_model().hand
     assert hand is not None
@@ -169,8 +170,9 @@ def test_marks_follow_a_shadow_edge_and_see_light_pencil_in_the_shade():
     as tall as they are written."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, MARK_HEIGHT, NO_MARK, TALL_MARK_SEEN, marks
-    from services.recognizer.cells import straighten
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import MARK_HEIGHT, NO_MARK, TALL_MARK_SEEN, marks
+    from services.recognizer.grid.straighten import straighten
 
     page = half_solved_page(91, light_pencil=True, entry_share=0.5)
     colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
@@ -197,8 +199,9 @@ def test_a_line_across_the_page_is_no_persons_mark(line):
     them crossed too) keep theirs. Main measured such a line as a mark in every cell."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, NO_MARK, TALL_MARK_SEEN, marks
-    from services.recognizer.cells import straighten
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import NO_MARK, TALL_MARK_SEEN, marks
+    from services.recognizer.grid.straighten import straighten
 
     page = half_solved_page(91, light_pencil=True, entry_share=0.5)
     colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
@@ -224,7 +227,7 @@ def test_a_line_across_the_page_is_no_persons_mark(line):
 
 def _ruled_darkness() -> np.ndarray:
     """A straightened grid as page_lines sees it: darkness 0 on paper, 1 on the rules."""
-    from services.recognizer.cell_kinds import CELL, SIZE
+    from services.recognizer.cells.kinds import CELL, SIZE
 
     grid = np.zeros((SIZE * CELL, SIZE * CELL), np.float32)
     for k in range(1, SIZE):
@@ -240,7 +243,8 @@ def test_stems_stacked_in_a_column_are_no_page_line(rows, is_line):
     for a page line and dropped their print from the marks. A straight stroke down a
     column counts as a line from three cells on (a rule the outline missed runs through
     them all)."""
-    from services.recognizer.cell_kinds import CELL, page_lines
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import page_lines
 
     grid = _ruled_darkness()
     x = 3 * CELL + CELL // 2
@@ -254,7 +258,8 @@ def test_a_slanted_line_across_a_grid_corner_is_a_page_line():
     (the axis rule leaves slanted lines alone)."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, page_lines
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import page_lines
 
     grid = _ruled_darkness()
     cv2.line(grid, (0, round(2.5 * CELL)), (round(2.5 * CELL), 0), 1.0, 2)
@@ -262,7 +267,8 @@ def test_a_slanted_line_across_a_grid_corner_is_a_page_line():
 
 
 def test_a_cell_with_a_clear_mark_is_not_blank_and_one_with_none_is():
-    from services.recognizer.cell_kinds import class_of, with_mark_evidence
+    from services.recognizer.cells.kinds import class_of
+    from services.recognizer.cells.marks import with_mark_evidence
 
     probs = _class_probs((0, 0, "entry", {7: 1.0}), (0, 1, "printed", {6: 1.0}))
     probs[0] = 0.0
@@ -341,7 +347,7 @@ def test_print_only_photo_in_a_handwriting_like_face_keeps_its_printed_reading()
 def test_a_cell_that_is_all_ink_gives_finite_measures():
     """A cell whose whole inset is ink (a shaded cell, a lattice off the grid) once gave an
     endless stroke thickness, and the cell-kind model refused the features (ValueError)."""
-    from services.recognizer.cell_kinds import CELL, _stroke_measures
+    from services.recognizer.cells.kinds import CELL, _stroke_measures
 
     ink = np.ones((CELL, CELL), np.float32)
     colour = np.full((CELL, CELL, 3), 30, np.uint8)
@@ -351,7 +357,7 @@ def test_a_cell_that_is_all_ink_gives_finite_measures():
 def _class_probs(*cells: tuple[int, int, str, dict[int, float]]) -> np.ndarray:
     """(81, 20) class probabilities: blank everywhere but `cells` (row, col, kind,
     {digit: p})."""
-    from services.recognizer.cell_kinds import class_of
+    from services.recognizer.cells.kinds import class_of
 
     probs = np.zeros((81, 20))
     probs[:, class_of("blank", 0)] = 1.0
@@ -363,7 +369,7 @@ def _class_probs(*cells: tuple[int, int, str, dict[int, float]]) -> np.ndarray:
 
 
 def test_a_doubtful_digit_that_repeats_a_clear_one_in_its_house_moves_to_its_next_reading():
-    from services.recognizer.cell_kinds import marginals, with_peers
+    from services.recognizer.cells.kinds import marginals, with_peers
 
     # A person's 9 read as a 6 (p 0.8), with a printed 6 read clearly in the same box.
     probs = _class_probs((0, 0, "printed", {6: 0.99, 5: 0.01}),
@@ -379,7 +385,7 @@ def test_a_doubtful_digit_that_repeats_a_clear_one_in_its_house_moves_to_its_nex
 def test_a_clearly_written_repeat_stays_as_written():
     """People do write a digit twice in a house (a wrong entry): clear ink keeps it, so
     "where did I go wrong?" still finds it."""
-    from services.recognizer.cell_kinds import marginals, with_peers
+    from services.recognizer.cells.kinds import marginals, with_peers
 
     probs = _class_probs((0, 0, "printed", {6: 0.99, 5: 0.01}),
                          (0, 5, "entry", {6: 0.995, 8: 0.005}))
@@ -411,7 +417,7 @@ def test_wrong_entries_that_repeat_a_digit_in_their_house_are_still_found():
 
 
 def test_a_digit_the_classic_model_sees_is_not_left_blank_and_its_blank_changes_nothing():
-    from services.recognizer.cell_kinds import class_of, with_classic_ink
+    from services.recognizer.cells.kinds import class_of, with_classic_ink
 
     probs = _class_probs((0, 0, "entry", {9: 1.0}), (0, 1, "entry", {4: 1.0}))
     probs[:2] = 0.4 * probs[:2]
@@ -425,7 +431,7 @@ def test_a_digit_the_classic_model_sees_is_not_left_blank_and_its_blank_changes_
 
 
 def test_printed_digits_heed_the_classic_digit_model_within_the_printed_share():
-    from services.recognizer.cell_kinds import PRINTED_CLASSES, class_of, with_printed_digits
+    from services.recognizer.cells.kinds import PRINTED_CLASSES, class_of, with_printed_digits
 
     probs = _class_probs((0, 0, "printed", {8: 0.7, 3: 0.3}))  # a shaded 3 taken for an 8
     probs[0] *= 0.9
@@ -443,7 +449,7 @@ def test_printed_digits_heed_the_classic_digit_model_within_the_printed_share():
 def test_pencil_notes_are_short_strokes_and_a_shadow_edge_across_a_cell_is_no_notes():
     import cv2
 
-    from services.recognizer.cell_kinds import (
+    from services.recognizer.cells.kinds import (
         CELL,
         NOTES_CLASS,
         NOTES_SPAN,
@@ -451,7 +457,7 @@ def test_pencil_notes_are_short_strokes_and_a_shadow_edge_across_a_cell_is_no_no
         stroke_spans,
         without_tall_notes,
     )
-    from services.recognizer.cells import straighten
+    from services.recognizer.grid.straighten import straighten
 
     for seed, app in ((3, False), (53, True)):
         page = half_solved_page(seed, app=app)
@@ -486,7 +492,7 @@ def test_a_digit_the_classic_model_reads_otherwise_keeps_some_doubt():
     """Two handwriting readers agreeing on a misread (a shadowed 7 read as a 2 at p 0.99)
     must leave the classic model's clear 7 a probability the repair can use: with it the
     solution's digit is no longer below the p 0.005 at which wrong_entries lists an entry."""
-    from services.recognizer.cell_kinds import (
+    from services.recognizer.cells.kinds import (
         ENTRY_CLASSES,
         class_of,
         marginals,
@@ -543,8 +549,10 @@ def test_a_persons_mark_stands_above_the_pages_pixel_noise():
     light pencil's contrast."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, TALL_MARK_SEEN, marks, persons_marks
-    from services.recognizer.cells import straighten
+    from services.recognizer.cells.half_solved import persons_marks
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import TALL_MARK_SEEN, marks
+    from services.recognizer.grid.straighten import straighten
 
     page = half_solved_page(93, light_pencil=True, entry_share=0.5)
     colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
@@ -580,7 +588,8 @@ def test_grain_is_measured_at_the_photos_own_pixels():
     shows whole. Grain at CELL pixels reads the same both ways."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, SIZE, marks
+    from services.recognizer.cells.kinds import CELL, SIZE
+    from services.recognizer.cells.marks import marks
 
     rng = np.random.default_rng(3)
     side = SIZE * CELL

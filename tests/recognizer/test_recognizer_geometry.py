@@ -15,9 +15,10 @@ import pytest
 
 from gridsight.synth.killer_render import ALL_STYLES, render_killer, vary
 from gridsight.synth.puzzles import make_killer
-from services.recognizer.decode import decode
-from services.recognizer.grid import binarize, faint_lines
-from services.recognizer.pipeline import brightened, locate, locate_either_way
+from services.recognizer.grid.decode import decode
+from services.recognizer.grid.exposure import brightened, locate_either_way
+from services.recognizer.grid.locate import locate
+from services.recognizer.grid.outlines import binarize, faint_lines
 
 
 def worst_intersection_error(data: bytes, truth) -> float:
@@ -99,18 +100,18 @@ def test_ink_everywhere_is_no_faint_lattice():
     lattice keeps its low fit on the binarized ink instead of lying 'perfectly'."""
     import cv2
 
-    from services.recognizer.pipeline import _lattice_in
+    from services.recognizer.grid.fit import lattice_in
 
     binary = np.zeros((400, 400), np.uint8)
     cv2.rectangle(binary, (20, 20), (380, 380), 255, 3)
     outline = np.array([[20, 20], [380, 20], [380, 380], [20, 380]], np.float32)
     everywhere = np.full_like(binary, 255)
-    found = _lattice_in(binary, outline, 9, lambda: (everywhere, everywhere))
+    found = lattice_in(binary, outline, 9, lambda: (everywhere, everywhere))
     assert found is not None and found[2] < 0.85
 
 
 def test_outlines_apart_from_a_grid_found_are_told_from_its_own():
-    from services.recognizer.pipeline import _apart
+    from services.recognizer.grid.sizes import lies_apart
 
     grid = np.array([[100, 100], [460, 100], [460, 460], [100, 460]], float)
     box = np.array([[100, 100], [220, 100], [220, 220], [100, 220]], float)  # one 3x3 box
@@ -118,7 +119,7 @@ def test_outlines_apart_from_a_grid_found_are_told_from_its_own():
     with_heading = np.array([[100, 60], [460, 60], [460, 460], [100, 460]], float)
     trimmed_a_row = np.array([[100, 140], [460, 140], [460, 460], [100, 460]], float)
     sixteen = np.array([[100, 100], [740, 100], [740, 740], [100, 740]], float)  # 9x9 inside
-    assert _apart(box, grid) and _apart(text, grid)
-    assert not _apart(with_heading, grid)
-    assert not _apart(trimmed_a_row, grid)
-    assert not _apart(sixteen, grid)
+    assert lies_apart(box, grid) and lies_apart(text, grid)
+    assert not lies_apart(with_heading, grid)
+    assert not lies_apart(trimmed_a_row, grid)
+    assert not lies_apart(sixteen, grid)

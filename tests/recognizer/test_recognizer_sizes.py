@@ -23,8 +23,8 @@ from gridsight.training.symbols import (
 )
 from services.contracts import symbol_text
 from services.recognizer import RecognitionError, recognize
-from services.recognizer.shape import box_shapes
-from services.recognizer.symbols import SYMBOL_MODEL_PATH, fold, load_symbol_model
+from services.recognizer.cells.symbols import SYMBOL_MODEL_PATH, fold, load_symbol_model
+from services.recognizer.grid.shape import box_shapes
 from services.solver import solve_reading
 
 from .conftest import bench_photo, givens_for, read_digits, to_bytes
@@ -334,7 +334,7 @@ def test_glyph_classes_read_in_held_out_faces(size, seed, convention, photo):
 def test_each_convention_reads_0_or_o_and_1_or_i_as_the_value_it_holds():
     """Symbol readings of O for a 10's second glyph and I for its first: the digits
     convention reads 10 (and 12 for I then 2); a lone 0 is an O in the letters convention."""
-    from services.recognizer.symbols import SYMBOL_CLASSES, _values
+    from services.recognizer.cells.symbols import SYMBOL_CLASSES, _values
 
     def glyph(name):
         p = np.full(len(SYMBOL_CLASSES), 1e-4)
@@ -375,7 +375,7 @@ def test_a_glyph_joined_to_a_grid_line_is_doubted():
     so its reading is doubted. (Since session 11 the picture's own looks put every P
     right, and since session 12 the puzzle settles the thin margins left, so the answer
     may go out as `solved`, but only with the Ps read as P.)"""
-    from services.recognizer.symbols import joins_a_line
+    from services.recognizer.cells.symbols import joins_a_line
 
     data, givens, solution = held_out_picture(16, (4, 4), 955014, "letters", photo=False)
     reading = recognize(data)
@@ -416,7 +416,7 @@ def test_a_symbol_read_in_two_looks_is_parted(seed, convention, photo, misread):
 def test_looks_of_one_symbol_are_not_parted():
     """Cells of one look stay as read; cells of a second look go to the absent symbol the
     model likes best, or to the symbol whose cells they look like."""
-    from services.recognizer.glyph_looks import absent_symbols_read_apart
+    from services.recognizer.cells.glyph_looks import absent_symbols_read_apart
 
     rng = np.random.default_rng(0)
 
@@ -522,7 +522,7 @@ def test_a_runner_up_unlike_its_own_cells_is_ruled_out():
     """Every M of a face the model never saw is read 0.5 M / 0.3 H: where the grid's Hs
     look nothing like its Ms, H is ruled out and the Ms are sure; a cell that does look
     like the Hs, and a runner-up no cell is read as, keep their doubt."""
-    from services.recognizer.glyph_looks import runner_ups_unlike_their_cells
+    from services.recognizer.cells.glyph_looks import runner_ups_unlike_their_cells
 
     rng = np.random.default_rng(1)
 
@@ -580,7 +580,7 @@ def test_strokes_along_a_line_join_one_glyph_only():
     """The rule itself: ink hanging from a wiped line beside a glyph that meets the line
     (an F's arm serif) is joined to it along the line; two glyphs meeting the line (the
     digits of an 11) are not joined."""
-    from services.recognizer.symbols import glyph_masks, strokes_along_lines
+    from services.recognizer.cells.symbols import glyph_masks, strokes_along_lines
 
     ink = np.zeros((48, 48), np.float32)
     ink[:3] = 1.0  # the top line, the F's arm inside it
@@ -606,7 +606,7 @@ def test_a_two_digit_number_read_surely_when_split_is_no_speck():
     was the cell's blank runner-up (0.204), and a grid read right went to review; a cut
     reading every glyph surely now bounds it. A smudge whose halves still read partly as
     specks keeps its own."""
-    from services.recognizer.symbols import OTHER_CUT, SPECK, SYMBOL_CLASSES, _cell_values
+    from services.recognizer.cells.symbols import OTHER_CUT, SPECK, SYMBOL_CLASSES, _cell_values
 
     data, givens, solution = held_out_picture(16, (4, 4), 8455000, "digits", photo=False)
     reading = recognize(data)
@@ -655,7 +655,7 @@ def test_a_two_digit_number_is_read_as_its_two_digits(seed, cells, value):
 def test_a_short_piece_joined_as_a_serif_is_also_read_apart():
     """The rule itself: a piece much shorter than its neighbour joins it (a serif, a
     broken stroke), and the gaps' own cut, the two pieces apart, is offered beside it."""
-    from services.recognizer.symbols import glyph_masks, short_piece_apart
+    from services.recognizer.cells.symbols import glyph_masks, short_piece_apart
 
     ink = np.zeros((48, 48), np.float32)
     ink[22:38, 12:16] = 1.0  # an old-style 1, x-height tall
@@ -687,18 +687,18 @@ def test_a_block_of_an_8x8_does_not_beat_the_8x8_around_it(seed):
 
 
 def test_a_lattice_on_part_of_the_grid_held_is_told():
-    from services.recognizer.pipeline import _part_of
+    from services.recognizer.grid.sizes import part_of
 
     def lattice(side, x0=0.0, y0=0.0, wide=40.0, tall=40.0):
         xs, ys = np.meshgrid(x0 + wide * np.arange(side + 1), y0 + tall * np.arange(side + 1))
         return np.stack([xs, ys], axis=-1)
 
     eight = lattice(8)
-    assert _part_of(lattice(4, x0=160, wide=40, tall=80), eight)  # one box column
-    assert _part_of(lattice(4, y0=160), eight)  # two boxes, cells of the 8x8's size
-    assert not _part_of(lattice(4, x0=400), eight)  # beside it: another grid
-    assert not _part_of(lattice(9, x0=-20, y0=-20), eight)  # a larger grid around it
-    assert not _part_of(lattice(4, wide=80, tall=80), eight)  # the same outline, coarser
+    assert part_of(lattice(4, x0=160, wide=40, tall=80), eight)  # one box column
+    assert part_of(lattice(4, y0=160), eight)  # two boxes, cells of the 8x8's size
+    assert not part_of(lattice(4, x0=400), eight)  # beside it: another grid
+    assert not part_of(lattice(9, x0=-20, y0=-20), eight)  # a larger grid around it
+    assert not part_of(lattice(4, wide=80, tall=80), eight)  # the same outline, coarser
 
 
 def serif_letters_picture(font_name, seed):
@@ -730,7 +730,7 @@ def test_a_small_stroke_end_counts_only_near_its_glyph():
     """The rule itself: a ball hanging from the bottom line just beside a J's stem (its
     hook's curve on the line) is joined to the J along the line, and the cut is no longer
     trusted alone; the same ball far off to the side of an I is not."""
-    from services.recognizer.symbols import glyph_masks, strokes_along_lines
+    from services.recognizer.cells.symbols import glyph_masks, strokes_along_lines
 
     ink = np.zeros((48, 48), np.float32)
     ink[45:] = 1.0  # the bottom line
@@ -847,9 +847,9 @@ def test_a_light_lined_9x9_in_a_corner_shadow_is_read_as_9x9(seed, thin_line, re
 def test_digits_sit_one_to_a_cell_of_their_own_grids_lattice():
     """The evidence that tells a 9x9 from a 4x4 laid over its boxes: a grid's digits are
     centred blobs of a digit's size for its own lattice's cells only (glyph_pitch)."""
-    from services.recognizer.glyph_pitch import centred_glyphs
-    from services.recognizer.lattice import even_lattice
-    from services.recognizer.pipeline import DIGITS_SEEN
+    from services.recognizer.grid.glyph_pitch import centred_glyphs
+    from services.recognizer.grid.lattice import even_lattice
+    from services.recognizer.grid.sizes import DIGITS_SEEN
 
     nine = render_sudoku(givens_for(7), style="app", seed=7, cell_px=40)
     gray, lattice = np.asarray(nine.convert("L")), np.asarray(nine.info["lattice"], float)

@@ -21,7 +21,7 @@ from gridsight.synth.killer_render import (
     vary,
 )
 from services.recognizer import recognize
-from services.recognizer.fills import fill_walls
+from services.recognizer.killer.fills import fill_walls
 from services.solver import solve_page
 from services.solver.entries import page_marks
 

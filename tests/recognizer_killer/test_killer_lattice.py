@@ -13,8 +13,8 @@ from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.sums import photo_options
 from services.recognizer import recognize
-from services.recognizer.cages import killer_lattice
-from services.recognizer.grid import binarize, find_grid
+from services.recognizer.grid.outlines import binarize, find_grid
+from services.recognizer.killer.cage_lattice import killer_lattice
 
 from .conftest import killer, to_bytes
 

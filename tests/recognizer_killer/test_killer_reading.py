@@ -11,7 +11,7 @@ from gridsight.synth.killer_render import STYLES
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SumCandidate
 from services.recognizer import RecognitionError, recognize
-from services.recognizer.kind import LOOKS_KILLER
+from services.recognizer.killer.kind import LOOKS_KILLER
 from services.solver import solve_reading
 
 from .conftest import killer, photo, screenshot, sums_read, to_bytes, walls_read

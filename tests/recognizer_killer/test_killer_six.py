@@ -28,7 +28,7 @@ from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.sums import cell_size, photo_options
 from services.recognizer import RecognitionError, recognize
-from services.recognizer.kind import killer_probability
+from services.recognizer.killer.kind import killer_probability
 from services.solver import solve_reading
 
 from .conftest import sums_read, to_bytes, walls_read

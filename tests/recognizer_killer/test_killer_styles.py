@@ -25,7 +25,7 @@ from gridsight.synth.killer_render import (
 )
 from gridsight.training.sums import sample_killer
 from services.recognizer import recognize
-from services.recognizer.fills import coloured_line_walls
+from services.recognizer.killer.fills import coloured_line_walls
 from services.solver import solve_reading
 
 from .conftest import killer, screenshot, sums_read, walls_read
