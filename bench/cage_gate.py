@@ -35,14 +35,8 @@ import numpy as np  # noqa: E402
 from recognition_killer import encode  # noqa: E402
 
 from gridsight.synth.half_solved import half_solved_page  # noqa: E402
-from gridsight.synth.killer_render import (  # noqa: E402
-    ALL_STYLES,
-    in_progress,
-    on_page,
-    pick_sum_font,
-    render_killer,
-    vary,
-)
+from gridsight.synth.killer_render import in_progress, on_page, pick_sum_font, render_killer  # noqa: E402
+from gridsight.synth.killer_styles import ALL_STYLES, vary  # noqa: E402
 from gridsight.synth.puzzles import make_killer  # noqa: E402
 from gridsight.training.sums import cell_size  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402

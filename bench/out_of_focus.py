@@ -1,5 +1,5 @@
 """Out-of-focus photos at the digit model: cells misread with and without the sharpening
-of services/recognizer/focus.py, by defocus (Gaussian sigma as a share of a cell; --lens:
+of services/recognizer/grid/focus.py, by defocus (Gaussian sigma as a share of a cell; --lens:
 a disk's blur of the same spread).
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/out_of_focus.py [--count 20] [--seed 13400000]
@@ -9,7 +9,7 @@ style, cell size and photo size), read at their true lattice a little off (as a 
 is), so only the digit reading is measured. Per level: photos, how many were sharpened,
 then misread cells (at p > 0.9) and grids read exactly, as straightened, sharpened once at the
 estimated blur, and as read (the probabilities averaged over focus_views, a soft grid's
-by the main and the soft-grid digit models as pipeline.read_cells reads it).
+by the main and the soft-grid digit models as cells/digits.py read_cells reads it).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Training of the cell-kind classifier (services/recognizer/cell_kinds.py).
+"""Training of the cell-kind classifier (services/recognizer/cells/kinds.py).
 
 Cells come from real half-solved photos (a folder of images/, labels/ and metadata.csv
 with the grid's corners, as in the shared half_solved_photos set: labels 0 blank, 1-9 a

@@ -1,4 +1,4 @@
-"""Training of the handwritten-digit reader of cell_kinds.py (which digit a person wrote).
+"""Training of the handwritten-digit reader of cells/kinds.py (which digit a person wrote).
 
 The 20-class cell model sees few real handwritten digits (a few hundred cells of the
 train photos), and on val/ it mixed up a person's 9 and 3, 8 and 3, 2 and 9. This reader

@@ -20,14 +20,8 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
-from gridsight.synth.killer_render import (
-    TRAINED_STYLES,
-    in_progress,
-    pick_sum_font,
-    render_killer,
-    vary,
-    widen,
-)
+from gridsight.synth.killer_render import in_progress, pick_sum_font, render_killer, widen
+from gridsight.synth.killer_styles import TRAINED_STYLES, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.digits import to_work

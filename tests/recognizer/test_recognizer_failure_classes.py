@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gridsight.synth.killer_render import STYLES as KILLER_STYLES
 from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import STYLES as KILLER_STYLES
 from gridsight.synth.photo import jpeg_with_orientation, turned
 from gridsight.synth.puzzles import make_killer
 from services.recognizer import RecognitionError, recognize

@@ -13,20 +13,14 @@ import random
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import ALL_STYLES, render_killer, vary
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.puzzles import make_killer
 from services.recognizer.grid.decode import decode
 from services.recognizer.grid.exposure import brightened, locate_either_way
-from services.recognizer.grid.locate import locate
 from services.recognizer.grid.outlines import binarize, faint_lines
 
-
-def worst_intersection_error(data: bytes, truth) -> float:
-    """The farthest located line intersection from the truth, in cells."""
-    gray, scale, _ = decode(data)
-    _, lattice = locate(gray)
-    cell = np.linalg.norm(truth.lattice[0, -1] - truth.lattice[0, 0]) / 9
-    return float((np.linalg.norm(lattice * scale - truth.lattice, axis=-1) / cell).max())
+from .conftest import worst_intersection_error
 
 
 @pytest.fixture
@@ -51,7 +45,7 @@ def killer_screenshot_lattice_errors():
     return errors
 
 
-def worst_errors(synthetic_photo, style: str, seeds: range, out_size) -> list[float]:
+def worst_errors(synthetic_photo, style: str, seeds, out_size) -> list[float]:
     return [worst_intersection_error(data, truth) for data, _, truth in
             (synthetic_photo(seed, style, out_size=out_size) for seed in seeds)]
 
@@ -59,14 +53,16 @@ def worst_errors(synthetic_photo, style: str, seeds: range, out_size) -> list[fl
 def test_thick_lined_grid_in_a_small_photo_is_not_mistaken_for_its_page(synthetic_photo):
     # Thick lines blur together in a small photo, so the grid's outline scores low as a
     # grid while the sheet of paper around it scores fairly well: the page must not win.
-    errors = worst_errors(synthetic_photo, "bold", range(400, 430), (640, 480))
+    # The seeds nearest the bound in bench/lattice_geometry.py's sweep of 30 (400-429).
+    errors = worst_errors(synthetic_photo, "bold", (417, 427, 421, 408, 410), (640, 480))
     assert max(errors) < 0.3, np.round(errors, 2)
 
 
 def test_faint_inner_lines_are_not_bent_by_digits(synthetic_photo):
     # Thin light-grey lines binarize into fragments; a curve fitted through a few of them
     # and a digit's stroke must not swing across the neighbouring cells.
-    errors = worst_errors(synthetic_photo, "app", range(500, 540), (1024, 768))
+    # The seeds nearest the bound in bench/lattice_geometry.py's sweep of 40 (500-539).
+    errors = worst_errors(synthetic_photo, "app", (528, 506, 523, 521, 515), (1024, 768))
     assert max(errors) < 0.35, np.round(errors, 2)
 
 

@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import ALL_STYLES, render_killer, vary
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.puzzles import make_killer
 from services.recognizer.grid.outlines import binarize, find_grid
 from services.recognizer.killer import cage_lattice, cages

@@ -8,24 +8,11 @@ import random
 
 import numpy as np
 
-from gridsight.synth.killer_render import ALL_STYLES, head_cells, in_progress, render_killer, vary
+from gridsight.synth.killer_render import head_cells, in_progress, render_killer
 from services.recognizer import recognize
 from services.solver.entries import page_marks
 
-from .conftest import killer, to_bytes, walls_read
-
-PRINTED = ("print", "web", "bold_serif")
-
-
-def written_on(seed: int, style: str, entry_share: float = 0.5, notes_share: float = 0.0,
-               cell_px: int = 56):
-    """(PNG bytes, image info, marks) of a killer in `style` written on by hand."""
-    puzzle, solution = killer(seed)
-    rng = random.Random(seed)
-    marks = in_progress(solution, rng, entry_share, notes_share, wrong=0)
-    image = render_killer(puzzle, style=vary(ALL_STYLES[style], rng), seed=seed,
-                          cell_px=cell_px, marks=marks, by_hand=True)
-    return to_bytes(image), dict(image.info), marks
+from .conftest import PRINTED, killer, walls_read, written_on
 
 
 def test_handwriting_is_drawn_with_its_truth_and_keeps_clear_of_the_sums():

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import STYLES, on_page, render_killer
+from gridsight.synth.killer_render import on_page, render_killer
+from gridsight.synth.killer_styles import STYLES
 from services.recognizer import recognize
 from services.recognizer.grid.decode import decode
 from services.recognizer.killer.cage_lattice import thin_ink

@@ -11,17 +11,19 @@ import pytest
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family
 from gridsight.synth.killer_render import (
-    ALL_STYLES,
-    NEW_STYLES,
-    TRAINED_STYLES,
-    UNSEEN_STYLES,
     is_bold,
     lining_figures,
     on_page,
     pick_sum_font,
     render_killer,
-    vary,
     widen,
+)
+from gridsight.synth.killer_styles import (
+    ALL_STYLES,
+    NEW_STYLES,
+    TRAINED_STYLES,
+    UNSEEN_STYLES,
+    vary,
 )
 from gridsight.training.sums import sample_killer
 from services.recognizer import recognize

@@ -18,7 +18,8 @@ import random
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import ALL_STYLES, cage_owner, pick_sum_font, render_killer, vary
+from gridsight.synth.killer_render import cage_owner, pick_sum_font, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.sums import cell_size
 from services.recognizer import recognize

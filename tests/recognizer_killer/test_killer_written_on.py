@@ -11,7 +11,8 @@ import random
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from gridsight.synth.killer_render import ALL_STYLES, in_progress, render_killer, vary
+from gridsight.synth.killer_render import in_progress, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.render import _font_path
 from gridsight.synth.strokes import StrokeFont

@@ -11,14 +11,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import digit_fonts
-from gridsight.synth.killer_render import (
-    ALL_STYLES,
-    NEW_STYLES,
-    KillerStyle,
-    pick_sum_font,
-    render_killer,
-    vary,
-)
+from gridsight.synth.killer_render import pick_sum_font, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, NEW_STYLES, KillerStyle, vary
 from gridsight.synth.puzzles import make_killer
 from services.recognizer import recognize
 from services.recognizer.cells.glyphs import Glyph

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from gridsight.synth.fonts import find_font
-from gridsight.synth.killer_render import ALL_STYLES, render_killer
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import ALL_STYLES
 from gridsight.synth.puzzles import make_killer
 from services.recognizer.cells.glyphs import Glyph
 from services.recognizer.killer.cage_lattice import thin_ink
