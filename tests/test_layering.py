@@ -108,14 +108,26 @@ def test_pipeline_only_sequences_the_stages():
 
 MAX_LINES = 600
 LONG_REASON = "Longer than 600 lines because"  # written at the top of a module that must be
+NOT_THE_PROJECTS = {".venv", ".git", "build", "node_modules", "__pycache__"}
+# Still to be split, at exactly this length: its tests and benches patch its functions by
+# module name (repair.repair_grid, repair.runner_ups_settled), so a split moves those too.
+STILL_TOO_LONG = {"services/solver/repair.py": 703}
 
 
-@pytest.mark.parametrize("folder", ["services/recognizer"])
-def test_no_module_is_longer_than_600_lines_without_a_reason(folder):
+def project_modules() -> list[Path]:
+    return [path for path in ROOT.rglob("*.py")
+            if not NOT_THE_PROJECTS & set(path.relative_to(ROOT).parts)]
+
+
+def test_no_module_is_longer_than_600_lines_without_a_reason():
     too_long = {}
-    for path in (ROOT / folder).rglob("*.py"):
-        text = path.read_text()
-        lines = len(text.splitlines())
-        if lines > MAX_LINES and LONG_REASON not in "\n".join(text.splitlines()[:20]):
-            too_long[str(path.relative_to(ROOT))] = lines
-    assert too_long == {}
+    for path in project_modules():
+        lines = path.read_text().splitlines()
+        if len(lines) > MAX_LINES and LONG_REASON not in "\n".join(lines[:20]):
+            too_long[str(path.relative_to(ROOT))] = len(lines)
+    assert too_long == STILL_TOO_LONG
+
+
+def test_the_line_count_looks_at_every_part_of_the_project():
+    folders = {path.relative_to(ROOT).parts[0] for path in project_modules()}
+    assert {"services", "gridsight", "tests", "bench", "scripts"} <= folders
