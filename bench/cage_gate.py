@@ -35,28 +35,18 @@ import numpy as np  # noqa: E402
 from recognition_killer import encode  # noqa: E402
 
 from gridsight.synth.half_solved import half_solved_page  # noqa: E402
-from gridsight.synth.killer_render import (  # noqa: E402
-    ALL_STYLES,
-    in_progress,
-    on_page,
-    pick_sum_font,
-    render_killer,
-    vary,
-)
+from gridsight.synth.killer_render import in_progress, on_page, pick_sum_font, render_killer  # noqa: E402
+from gridsight.synth.killer_styles import ALL_STYLES, vary  # noqa: E402
 from gridsight.synth.puzzles import make_killer  # noqa: E402
 from gridsight.training.sums import cell_size  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
-from services.recognizer import pipeline as steps  # noqa: E402
-from services.recognizer.cages import wall_ink, wall_probabilities  # noqa: E402
-from services.recognizer.decode import decode, decode_colour  # noqa: E402
-from services.recognizer.fills import (  # noqa: E402
-    cell_fills,
-    coloured_line_walls,
-    colourful,
-    fill_walls,
-)
-from services.recognizer.killer import CAGES_SEEN, cage_walls_seen  # noqa: E402
-from services.recognizer.sums import load_killer_model  # noqa: E402
+from services.recognizer.cells import digits  # noqa: E402
+from services.recognizer.grid import exposure, full_resolution  # noqa: E402
+from services.recognizer.grid.decode import decode, decode_colour  # noqa: E402
+from services.recognizer.killer.cages import wall_ink, wall_probabilities  # noqa: E402
+from services.recognizer.killer.fills import cell_fills, coloured_line_walls, colourful, fill_walls  # noqa: E402
+from services.recognizer.killer.reading import CAGES_SEEN, cage_walls_seen  # noqa: E402
+from services.recognizer.killer.sums import load_killer_model  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 OUT = ROOT / "bench" / "out"
@@ -67,18 +57,18 @@ def classic_view(data: bytes):
     """(grey, lattice, colour, large digits) as recognize() has them at the shortcut, or
     None when the grid is not 9x9 or not found."""
     gray, scale, _ = decode(data)
-    gray = steps.brightened(gray)
+    gray = exposure.brightened(gray)
     as_decoded = gray
-    gray, _, lattice = steps.locate_either_way(gray)
+    gray, _, lattice = exposure.locate_either_way(gray)
     colour = None
-    region = steps.full_resolution_grid(data, lattice, scale, gray is not as_decoded)
+    region = full_resolution.full_resolution_grid(data, lattice, scale, gray is not as_decoded)
     if region is not None:
         region, (gray, _, lattice) = region
         colour = region.colour
-    lattice, _, features = steps.stand_upright(gray, lattice)
+    lattice, _, features = digits.stand_upright(gray, lattice)
     if lattice.shape[0] != 10:
         return None
-    _, large = steps.read_cells(gray, lattice, features)
+    _, large = digits.read_cells(gray, lattice, features)
     if colour is None:
         colour = decode_colour(data, gray.shape)
     return gray, lattice, colour, large
@@ -131,7 +121,7 @@ def run_group(name: str, pictures, want_cages: bool, kind: bool) -> dict:
     for label, data in pictures:
         row["n"] += 1
         view = classic_view(data)
-        if view is not None and view[3] >= steps.CLASSIC_GIVENS:
+        if view is not None and view[3] >= digits.CLASSIC_GIVENS:
             row["asked"] += 1
             old, new = baseline_rule(*view[:3]), cage_walls_seen(*view[:3])
             row["old"] += old

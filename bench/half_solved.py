@@ -31,12 +31,13 @@ import numpy as np  # noqa: E402
 
 from services.recognizer import (  # noqa: E402
     RecognitionError,
-    cell_kinds,  # noqa: E402
     recognize,
 )
-from services.recognizer.cell_kinds import MIN_ENTRIES, MIN_NOTES, SURE_KIND  # noqa: E402
-from services.recognizer.decode import decode  # noqa: E402
-from services.recognizer.pipeline import locate_either_way, read_cells  # noqa: E402
+from services.recognizer.cells import kinds  # noqa: E402
+from services.recognizer.cells.digits import read_cells  # noqa: E402
+from services.recognizer.cells.half_solved import MIN_ENTRIES, MIN_NOTES, SURE_KIND  # noqa: E402
+from services.recognizer.grid.decode import decode  # noqa: E402
+from services.recognizer.grid.exposure import locate_either_way  # noqa: E402
 from services.recognizer.shipped_models import load_shipped_models  # noqa: E402
 from services.solver import solve_page, solve_puzzle  # noqa: E402
 
@@ -91,7 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.model is not None:
         candidate = joblib.load(args.model)
-        cell_kinds.load_kind_model = lambda: candidate
+        kinds.load_kind_model = lambda: candidate
     if not args.photos.exists():
         sys.exit(f"no photos at {args.photos}")
     rows = list(csv.DictReader(open(args.photos / "metadata.csv", newline="")))
@@ -200,7 +201,7 @@ def main() -> None:
 
 def written_on(reading) -> bool:
     """Whether the page looks written on from its reading's kind fields alone (the
-    recognizer's own decision, cell_kinds.written_on, also weighs marks the Reading does
+    recognizer's own decision, half_solved.written_on, also weighs marks the Reading does
     not carry: this count can differ from it on a few pages)."""
     sure = np.asarray(reading.cell_kinds) > SURE_KIND
     return bool(sure[..., 2].sum() >= MIN_ENTRIES or sure[..., 3].sum() >= MIN_NOTES)

@@ -42,7 +42,7 @@ from recognition_killer import (  # noqa: E402
 )
 
 from gridsight.synth.fonts import digit_fonts, font_family  # noqa: E402
-from gridsight.synth.killer_render import TRAINED_STYLES  # noqa: E402
+from gridsight.synth.killer_styles import TRAINED_STYLES
 from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.solver import solve_page  # noqa: E402
 from services.solver.entries import page_marks  # noqa: E402

@@ -1,5 +1,5 @@
 """Out-of-focus photos at the digit model: cells misread with and without the sharpening
-of services/recognizer/focus.py, by defocus (Gaussian sigma as a share of a cell; --lens:
+of services/recognizer/grid/focus.py, by defocus (Gaussian sigma as a share of a cell; --lens:
 a disk's blur of the same spread).
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/out_of_focus.py [--count 20] [--seed 13400000]
@@ -9,7 +9,7 @@ style, cell size and photo size), read at their true lattice a little off (as a 
 is), so only the digit reading is measured. Per level: photos, how many were sharpened,
 then misread cells (at p > 0.9) and grids read exactly, as straightened, sharpened once at the
 estimated blur, and as read (the probabilities averaged over focus_views, a soft grid's
-by the main and the soft-grid digit models as pipeline.read_cells reads it).
+by the main and the soft-grid digit models as cells/digits.py read_cells reads it).
 """
 
 from __future__ import annotations
@@ -31,11 +31,12 @@ from gridsight.synth.fonts import digit_fonts  # noqa: E402
 from gridsight.synth.grids import random_solution  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.render import STYLES, render_sudoku  # noqa: E402
-from services.recognizer.cells import read_grid_cells, straighten  # noqa: E402
-from services.recognizer.classifier import load_model  # noqa: E402
-from services.recognizer.decode import decode  # noqa: E402
-from services.recognizer.focus import focus_views  # noqa: E402
-from services.recognizer.pipeline import soft_grid_probabilities  # noqa: E402
+from services.recognizer.cells.classifier import load_model  # noqa: E402
+from services.recognizer.cells.digits import soft_grid_probabilities  # noqa: E402
+from services.recognizer.cells.features import read_grid_cells  # noqa: E402
+from services.recognizer.grid.decode import decode  # noqa: E402
+from services.recognizer.grid.focus import focus_views  # noqa: E402
+from services.recognizer.grid.straighten import straighten  # noqa: E402
 
 LEVELS = (0.0, 0.04, 0.06, 0.08, 0.10, 0.12)
 

@@ -43,8 +43,9 @@ from gridsight.synth.render import LIGHT_LINED, STYLES, Style, render_sudoku  # 
 from gridsight.training.digits import expected_calibration_error  # noqa: E402
 from services.contracts import Reading  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
-from services.recognizer.decode import decode  # noqa: E402
-from services.recognizer.pipeline import cell_probabilities, locate  # noqa: E402
+from services.recognizer.cells.digits import cell_probabilities  # noqa: E402
+from services.recognizer.grid.decode import decode  # noqa: E402
+from services.recognizer.grid.locate import locate  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from recognition_nonogram import nonogram_results, nonogram_table  # noqa: E402

@@ -49,22 +49,14 @@ import numpy as np  # noqa: E402
 
 from gridsight.synth.fonts import digit_fonts, font_family  # noqa: E402
 from gridsight.synth.half_solved import half_solved_page  # noqa: E402
-from gridsight.synth.killer_render import (  # noqa: E402
-    ALL_STYLES,
-    TRAINED_STYLES,
-    UNSEEN_STYLES,
-    in_progress,
-    on_page,
-    pick_sum_font,
-    render_killer,
-    vary,
-)
+from gridsight.synth.killer_render import in_progress, on_page, pick_sum_font, render_killer  # noqa: E402
+from gridsight.synth.killer_styles import ALL_STYLES, TRAINED_STYLES, UNSEEN_STYLES, vary  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
 from gridsight.training.sums import cell_size, photo_options, train  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
-from services.recognizer import sums as sum_reader  # noqa: E402
+from services.recognizer.killer import sums as sum_reader  # noqa: E402
 from services.solver import repair, solve_page  # noqa: E402
 from services.solver.entries import page_marks  # noqa: E402
 from services.solver.grid import default_box  # noqa: E402

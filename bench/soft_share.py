@@ -30,10 +30,10 @@ import numpy as np  # noqa: E402
 from out_of_focus import straightened  # noqa: E402
 
 from gridsight.synth.fonts import digit_fonts  # noqa: E402
-from services.recognizer.cells import read_grid_cells  # noqa: E402
-from services.recognizer.classifier import load_model, load_soft_model  # noqa: E402
-from services.recognizer.focus import focus_views  # noqa: E402
-from services.recognizer.pipeline import SOFT_SHARE  # noqa: E402
+from services.recognizer.cells.classifier import load_model, load_soft_model  # noqa: E402
+from services.recognizer.cells.digits import SOFT_SHARE  # noqa: E402
+from services.recognizer.cells.features import read_grid_cells  # noqa: E402
+from services.recognizer.grid.focus import focus_views  # noqa: E402
 
 CLASSES = {"gaussian": {}, "lens disk": {"lens": True}, "tilted 0.5": {"tilt": 0.5}}
 DEFOCUS = (0.06, 0.12)

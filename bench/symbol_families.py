@@ -5,7 +5,9 @@
 
 Groups: the held-out font families (every fourth by name, gridsight/training/symbols.py)
 in the training styles, the training fonts in the held-out style, both held out; and each
-held-out family on its own in the held-out style. Prints glyph accuracy and counts.
+held-out family on its own in the held-out style. Prints glyph accuracy and counts, and
+whether the worst family keeps FAMILY_FLOOR (`--grids 3 --family-grids 1 --seed 761000`
+is the quick check, a minute; the suite keeps the pooled floor only).
 """
 
 from __future__ import annotations
@@ -22,7 +24,11 @@ sys.path.insert(0, str(ROOT))
 import joblib  # noqa: E402
 
 from gridsight.training.symbols import held_out_accuracy, held_out_families  # noqa: E402
-from services.recognizer.symbols import SYMBOL_MODEL_PATH  # noqa: E402
+from services.recognizer.cells.symbols import SYMBOL_MODEL_PATH  # noqa: E402
+
+# The worst held-out font family alone, in the held-out style: 4 grids a family gave
+# UniversalisADFStd 0.975 for the shipped model.
+FAMILY_FLOOR = 0.93
 
 
 def main() -> None:
@@ -42,7 +48,9 @@ def main() -> None:
     for name, value in sorted(families.items(), key=lambda item: item[1]):
         print(f"| family {name}, held-out style | {value:.4f} |")
     worst = min(families, key=families.get)
-    print(f"\nworst held-out family: {worst} {families[worst]:.4f}")
+    print(f"\nworst held-out family: {worst} {families[worst]:.4f} "
+          f"({'keeps' if families[worst] >= FAMILY_FLOOR else 'BELOW'} the floor {FAMILY_FLOOR}, "
+          f"{len(families)} families)")
 
 
 if __name__ == "__main__":

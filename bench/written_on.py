@@ -1,11 +1,11 @@
-"""Fit and check the written-on decision of services/recognizer/cell_kinds.py.
+"""Fit and check the written-on decision of services/recognizer/cells/half_solved.py.
 
 A page is taken as written on from a person's marks (persons_marks: a mark as dark as
 writing once NOISE_MARKS times the page's pixel noise is taken off) and, with MIN_MARKS
 and MARKS_PRINTED, from how many cells the classic digit model sees blank hold one. This
 script reads pages of known truth once, keeps what the kinds are decided from
-(cell_kinds.kind_evidence) and the straightened grid (the marks are measured again from
-it, so a change to cell_kinds.marks needs no new reading), then scores every setting on
+(half_solved.kind_evidence) and the straightened grid (the marks are measured again from
+it, so a change to marks.marks needs no new reading), then scores every setting on
 a grid: cells read wrong (written pages: state blank / digit / notes as
 bench/half_solved.py scores it; print-only pages: the digit bench/recognition.py scores).
 
@@ -42,7 +42,8 @@ import numpy as np  # noqa: E402
 
 from gridsight.synth.half_solved import NOTES, half_solved_page  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
-from services.recognizer import RecognitionError, cell_kinds, recognize  # noqa: E402
+from services.recognizer import RecognitionError, recognize  # noqa: E402
+from services.recognizer.cells import half_solved, marks  # noqa: E402
 
 PRINT_CLASSES = ["flat photo", "curved photo", "photo: framed heading on the grid",
                  "photo: creases", "photo: shadow stripes", "photo: deep shadow at a grid corner",
@@ -67,27 +68,27 @@ WRITTEN_PHOTO_KINDS = {
 NOISE_GRID = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0, 24.0)
 MARKS_GRID = (5, 10, 15, 20, 30, 40, 82)  # 82: never by marks alone
 PRINTED_GRID = (10, 17, 20, 23)
-SHIPPED = (cell_kinds.NOISE_MARKS, cell_kinds.MIN_MARKS, cell_kinds.MARKS_PRINTED)
+SHIPPED = (half_solved.NOISE_MARKS, half_solved.MIN_MARKS, half_solved.MARKS_PRINTED)
 SETTINGS = [(k, m, p) for k in NOISE_GRID for m in MARKS_GRID for p in PRINTED_GRID]
 
 
 def evidence_of(data: bytes):
     """(KindEvidence, the straightened grid) of a picture, through recognize()."""
     kept = {}
-    original = cell_kinds.kind_evidence
+    original = half_solved.kind_evidence
 
     def spy(straight, classic=None):
         kept["ev"] = original(straight, classic)
         kept["straight"] = straight
         return kept["ev"]
 
-    cell_kinds.kind_evidence = spy
+    half_solved.kind_evidence = spy
     try:
         recognize(data, "sudoku")
     except RecognitionError:
         return None
     finally:
-        cell_kinds.kind_evidence = original
+        half_solved.kind_evidence = original
     return (kept["ev"], kept["straight"]) if "ev" in kept else None
 
 
@@ -141,7 +142,7 @@ def pages(print_count: int, written_count: int, photos: Path):
 
 def wrong_cells(ev, written: bool, labels: np.ndarray, setting: tuple) -> tuple[int, bool]:
     """(cells read wrong, page taken as written on) with one setting."""
-    kinds = cell_kinds.kinds_of(ev, setting)
+    kinds = half_solved.kinds_of(ev, setting)
     classic = np.asarray(ev.classic, float).reshape(9, 9, 10)
     cells = kinds.givens if kinds.written else classic / classic.sum(-1, keepdims=True)
     if written:  # bench/half_solved.py's states
@@ -198,7 +199,7 @@ def main() -> None:
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         pickle.dump(rows, open(args.cache, "wb"))
     for r in rows:  # the marks as the code now measures them, whatever the cache holds
-        r["ev"].seen = cell_kinds.marks(r["straight"])
+        r["ev"].seen = marks.marks(r["straight"])
     for r in rows:
         r["scores"] = {s: wrong_cells(r["ev"], r["written"], r["labels"], s) for s in SETTINGS}
     fitted = [r for r in rows if r["split"] != "val"]
@@ -206,8 +207,8 @@ def main() -> None:
     setting, cost = fit(fitted)
     print(f"{len(rows)} pages; shipped setting, fitted on every group (train/ photos only): "
           f"NOISE_MARKS {setting[0]}, MIN_MARKS {setting[1]}, MARKS_PRINTED {setting[2]} "
-          f"({cost} cells wrong; shipped: {cell_kinds.NOISE_MARKS}, {cell_kinds.MIN_MARKS}, "
-          f"{cell_kinds.MARKS_PRINTED})\n")
+          f"({cost} cells wrong; shipped: {half_solved.NOISE_MARKS}, {half_solved.MIN_MARKS}, "
+          f"{half_solved.MARKS_PRINTED})\n")
     print("| held-out group | setting fitted on the others | pages | taken as written | "
           "cells wrong | cells right | pages all right | with the shipped setting |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

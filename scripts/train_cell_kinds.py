@@ -32,8 +32,8 @@ from gridsight.training.cell_kinds import (  # noqa: E402
 )
 from gridsight.training.hand_digits import hand_cells, train_hand  # noqa: E402
 from gridsight.training.mnist import fetch_mnist  # noqa: E402
-from services.recognizer.cell_kinds import MODEL_PATH  # noqa: E402
-from services.recognizer.pipeline import locate  # noqa: E402
+from services.recognizer.cells.kinds import MODEL_PATH
+from services.recognizer.grid.locate import locate
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ import joblib  # noqa: E402
 
 from gridsight.training.clues import calibration_seeds, fit_pair_odds, train  # noqa: E402
 from gridsight.training.digits import train_and_save  # noqa: E402
-from services.recognizer.nonogram import CLUE_MODEL_PATH, clue_model  # noqa: E402
+from services.recognizer.nonogram.clues import CLUE_MODEL_PATH, clue_model
 
 
 def main() -> None:

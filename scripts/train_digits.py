@@ -24,7 +24,7 @@ from gridsight.training.digits import (  # noqa: E402
     train,
     train_and_save,
 )
-from services.recognizer.classifier import MODEL_PATH, SOFT_MODEL_PATH  # noqa: E402
+from services.recognizer.cells.classifier import MODEL_PATH, SOFT_MODEL_PATH
 
 
 def main() -> None:

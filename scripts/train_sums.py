@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gridsight.training.digits import train_and_save  # noqa: E402
 from gridsight.training.sums import train  # noqa: E402
-from services.recognizer.sums import MODEL_PATH  # noqa: E402
+from services.recognizer.killer.sums import MODEL_PATH
 
 
 def main() -> None:

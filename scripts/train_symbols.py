@@ -21,7 +21,7 @@ from gridsight.training.symbols import (  # noqa: E402
     held_out_families,
     train,
 )
-from services.recognizer.symbols import SYMBOL_MODEL_PATH  # noqa: E402
+from services.recognizer.cells.symbols import SYMBOL_MODEL_PATH
 
 
 def main() -> None:

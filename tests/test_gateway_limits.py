@@ -236,7 +236,7 @@ def test_an_mpo_photo_is_taken_as_a_jpeg(client):
 def test_the_worker_reads_pictures_up_to_the_configured_size():
     """GRIDSIGHT_MAX_IMAGE_PIXELS above 40 MP: the worker accepts what the gateway does."""
     done = subprocess.run(
-        [sys.executable, "-c", "from services.recognizer.decode import MAX_PIXELS; "
+        [sys.executable, "-c", "from services.recognizer.grid.decode import MAX_PIXELS; "
                                "print(MAX_PIXELS)"],
         cwd=ROOT, env=os.environ | {"GRIDSIGHT_MAX_IMAGE_PIXELS": "60000000"},
         capture_output=True, text=True, timeout=120)

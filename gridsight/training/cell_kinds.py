@@ -1,4 +1,4 @@
-"""Training of the cell-kind classifier (services/recognizer/cell_kinds.py).
+"""Training of the cell-kind classifier (services/recognizer/cells/kinds.py).
 
 Cells come from real half-solved photos (a folder of images/, labels/ and metadata.csv
 with the grid's corners, as in the shared half_solved_photos set: labels 0 blank, 1-9 a
@@ -22,7 +22,8 @@ from scipy.optimize import minimize_scalar
 from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
-from services.recognizer.cell_kinds import (
+from services.recognizer.cells.classifier import tempered_softmax
+from services.recognizer.cells.kinds import (
     CELL,
     KIND_FEATURES,
     SIZE,
@@ -32,9 +33,8 @@ from services.recognizer.cell_kinds import (
     mlp_logits,
     straight_features,
 )
-from services.recognizer.cells import straighten
-from services.recognizer.classifier import tempered_softmax
-from services.recognizer.decode import decode, decode_colour
+from services.recognizer.grid.decode import decode, decode_colour
+from services.recognizer.grid.straighten import straighten
 
 NOTES_LABEL = 10
 

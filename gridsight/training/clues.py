@@ -32,11 +32,11 @@ from gridsight.synth.nonogram_render import (
 from gridsight.synth.photo import photograph
 from gridsight.training.digits import fit_temperature
 from services.contracts import NonogramPuzzle
-from services.recognizer.classifier import DigitModel
+from services.recognizer.cells.classifier import DigitModel
+from services.recognizer.cells.glyphs import glyph_features, split_glyph
 from services.recognizer.errors import RecognitionError
-from services.recognizer.nonogram import PAIR, digits_of, find_nonogram, read_nonogram
-from services.recognizer.nonogram_reading import read_picture
-from services.recognizer.sums import glyph_features, split_glyph
+from services.recognizer.nonogram.clues import PAIR, digits_of, find_nonogram, read_nonogram
+from services.recognizer.nonogram.reading import read_picture
 
 SIDES = (10, 15, 20, 25, 30)
 PHOTO_SHARE = 0.6

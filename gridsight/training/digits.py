@@ -27,12 +27,13 @@ from gridsight.synth.photo import photograph
 from gridsight.synth.render import STROKES, STYLES, render_sudoku
 from gridsight.training.real_photos import NOTES, half_solved_grids
 from gridsight.training.symbols import HELD_OUT_STYLE, font_split, glyph_set
-from services.recognizer.cells import cell_features, straighten
-from services.recognizer.classifier import DigitModel
-from services.recognizer.decode import WORK_SIDE
-from services.recognizer.focus import focus_views
-from services.recognizer.grid import binarize, find_grid
-from services.recognizer.lattice import refine_lattice
+from services.recognizer.cells.classifier import DigitModel
+from services.recognizer.cells.features import cell_features
+from services.recognizer.grid.decode import WORK_SIDE
+from services.recognizer.grid.focus import focus_views
+from services.recognizer.grid.lattice import refine_lattice
+from services.recognizer.grid.outlines import binarize, find_grid
+from services.recognizer.grid.straighten import straighten
 
 HELD_OUT_FAMILIES = ("Lato",)  # never trained on: the test reads them as unseen fonts
 STROKE_SHARE = 0.15  # grids drawn in the stroke hand (glyph variants no installed font has)

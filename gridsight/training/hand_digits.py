@@ -1,4 +1,4 @@
-"""Training of the handwritten-digit reader of cell_kinds.py (which digit a person wrote).
+"""Training of the handwritten-digit reader of cells/kinds.py (which digit a person wrote).
 
 The 20-class cell model sees few real handwritten digits (a few hundred cells of the
 train photos), and on val/ it mixed up a person's 9 and 3, 8 and 3, 2 and 9. This reader
@@ -17,7 +17,8 @@ import numpy as np
 from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
-from services.recognizer.cell_kinds import (
+from services.recognizer.cells.classifier import tempered_softmax
+from services.recognizer.cells.kinds import (
     CELL,
     HAND_FEATURES,
     KIND_FEATURES,
@@ -25,7 +26,6 @@ from services.recognizer.cell_kinds import (
     class_of,
     digit_features,
 )
-from services.recognizer.classifier import tempered_softmax
 
 
 def mnist_cell(image: np.ndarray, rng: random.Random) -> np.ndarray:

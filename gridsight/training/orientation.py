@@ -15,8 +15,9 @@ from sklearn.preprocessing import StandardScaler
 
 from gridsight.training.digits import sample_grid, training_fonts
 from gridsight.training.real_photos import half_solved_grids
-from services.recognizer.cells import read_grid_cells, straighten
-from services.recognizer.classifier import DigitModel
+from services.recognizer.cells.classifier import DigitModel
+from services.recognizer.cells.features import read_grid_cells
+from services.recognizer.grid.straighten import straighten
 
 SEED_BASE = 3_000_000  # far from the digit model's training seeds
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from services.recognizer.decode import decode
-from services.recognizer.grid import binarize
-from services.recognizer.lattice import refine_lattice
+from services.recognizer.grid.decode import decode
+from services.recognizer.grid.lattice import refine_lattice
+from services.recognizer.grid.outlines import binarize
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 HALF_SOLVED_TRAIN = SHARED / "half_solved_photos" / "train"

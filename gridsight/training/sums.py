@@ -20,36 +20,22 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import StandardScaler
 
-from gridsight.synth.killer_render import (
-    TRAINED_STYLES,
-    in_progress,
-    pick_sum_font,
-    render_killer,
-    vary,
-    widen,
-)
+from gridsight.synth.killer_render import in_progress, pick_sum_font, render_killer, widen
+from gridsight.synth.killer_styles import TRAINED_STYLES, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.digits import to_work
-from services.recognizer.cages import (
-    edge_profiles,
-    killer_lattice,
-    mirrored,
-    straighten_at,
-    thin_ink,
-    wall_ink,
-)
-from services.recognizer.grid import binarize, find_grid
-from services.recognizer.sums import (
-    MAYBE_PAIR,
-    SUM_CELL,
+from services.recognizer.cells.glyphs import glyph_features, split_glyph
+from services.recognizer.grid.outlines import binarize, find_grid
+from services.recognizer.killer.cage_lattice import killer_lattice, thin_ink
+from services.recognizer.killer.cages import edge_profiles, mirrored, straighten_at, wall_ink
+from services.recognizer.killer.sum_finding import find_sums
+from services.recognizer.killer.sum_tuning import MAYBE_PAIR, SUM_CELL
+from services.recognizer.killer.sums import (
     KillerModel,
     digit_reading,
     digit_width,
-    find_sums,
-    glyph_features,
     number_features,
-    split_glyph,
     whole_number_proba,
 )
 

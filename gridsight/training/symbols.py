@@ -25,8 +25,13 @@ from gridsight.synth.fonts import digit_fonts, font_family
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import STYLES, SYMBOLS, render_sudoku, symbol_text
-from services.recognizer.decode import decode
-from services.recognizer.symbols import GLYPH_CELL, SYMBOL_CLASSES, glyph_hypotheses, glyph_ink
+from services.recognizer.cells.symbols import (
+    GLYPH_CELL,
+    SYMBOL_CLASSES,
+    glyph_hypotheses,
+    glyph_ink,
+)
+from services.recognizer.grid.decode import decode
 
 HELD_OUT_STYLE = "bold"
 

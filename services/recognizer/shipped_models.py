@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from services.recognizer import cell_kinds, classifier, nonogram, orientation, sums, symbols
+from services.recognizer.cells import classifier, orientation, symbols
+from services.recognizer.cells import kinds as cell_kinds
+from services.recognizer.killer import sums
+from services.recognizer.nonogram import clues as nonogram
 
 MODELS_DIR = Path(__file__).parent / "models"
 

@@ -11,25 +11,18 @@ import pytest
 from gridsight.synth.half_solved import NOTES, half_solved_page
 from gridsight.synth.render import render_sudoku
 from services.recognizer import recognize
-from services.recognizer.cell_kinds import KINDS, MODEL_PATH, load_kind_model
-from services.recognizer.decode import decode
-from services.recognizer.pipeline import locate_either_way, read_cells
+from services.recognizer.cells.digits import read_cells
+from services.recognizer.cells.kinds import KINDS, MODEL_PATH, load_kind_model
+from services.recognizer.grid.decode import decode
+from services.recognizer.grid.exposure import locate_either_way
 from services.solver import solve_page
-from tests.recognizer.conftest import bench_photo, givens_for
+from tests.recognizer.conftest import bench_photo, givens_for, states
 
 
 def png(image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
     return buffer.getvalue()
-
-
-def states(reading) -> np.ndarray:
-    """0 blank, 1-9 a digit of either kind, NOTES: the reading's most probable state."""
-    kind = np.asarray(reading.cell_kinds).argmax(-1)
-    printed = np.asarray(reading.cells)[..., 1:].argmax(-1) + 1
-    entry = np.asarray(reading.entries)[..., 1:].argmax(-1) + 1
-    return np.select([kind == 0, kind == 1, kind == 2], [0, printed, entry], NOTES)
 
 
 def test_shipped_model_loads_with_its_classes():
@@ -44,7 +37,7 @@ def test_shipped_handwriting_reader_reads_a_persons_digits():
     synthetic pages it was not trained on (it learned from real photos and MNIST)."""
     import cv2
 
-    from services.recognizer.cell_kinds import cell_kind_features
+    from services.recognizer.cells.kinds import cell_kind_features
 
     hand = load_kind_model().hand
     assert hand is not None
@@ -169,8 +162,9 @@ def test_marks_follow_a_shadow_edge_and_see_light_pencil_in_the_shade():
     as tall as they are written."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, MARK_HEIGHT, NO_MARK, TALL_MARK_SEEN, marks
-    from services.recognizer.cells import straighten
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import MARK_HEIGHT, NO_MARK, TALL_MARK_SEEN, marks
+    from services.recognizer.grid.straighten import straighten
 
     page = half_solved_page(91, light_pencil=True, entry_share=0.5)
     colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
@@ -197,8 +191,9 @@ def test_a_line_across_the_page_is_no_persons_mark(line):
     them crossed too) keep theirs. Main measured such a line as a mark in every cell."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, NO_MARK, TALL_MARK_SEEN, marks
-    from services.recognizer.cells import straighten
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import NO_MARK, TALL_MARK_SEEN, marks
+    from services.recognizer.grid.straighten import straighten
 
     page = half_solved_page(91, light_pencil=True, entry_share=0.5)
     colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
@@ -224,7 +219,7 @@ def test_a_line_across_the_page_is_no_persons_mark(line):
 
 def _ruled_darkness() -> np.ndarray:
     """A straightened grid as page_lines sees it: darkness 0 on paper, 1 on the rules."""
-    from services.recognizer.cell_kinds import CELL, SIZE
+    from services.recognizer.cells.kinds import CELL, SIZE
 
     grid = np.zeros((SIZE * CELL, SIZE * CELL), np.float32)
     for k in range(1, SIZE):
@@ -240,7 +235,8 @@ def test_stems_stacked_in_a_column_are_no_page_line(rows, is_line):
     for a page line and dropped their print from the marks. A straight stroke down a
     column counts as a line from three cells on (a rule the outline missed runs through
     them all)."""
-    from services.recognizer.cell_kinds import CELL, page_lines
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import page_lines
 
     grid = _ruled_darkness()
     x = 3 * CELL + CELL // 2
@@ -254,7 +250,8 @@ def test_a_slanted_line_across_a_grid_corner_is_a_page_line():
     (the axis rule leaves slanted lines alone)."""
     import cv2
 
-    from services.recognizer.cell_kinds import CELL, page_lines
+    from services.recognizer.cells.kinds import CELL
+    from services.recognizer.cells.marks import page_lines
 
     grid = _ruled_darkness()
     cv2.line(grid, (0, round(2.5 * CELL)), (round(2.5 * CELL), 0), 1.0, 2)
@@ -262,7 +259,8 @@ def test_a_slanted_line_across_a_grid_corner_is_a_page_line():
 
 
 def test_a_cell_with_a_clear_mark_is_not_blank_and_one_with_none_is():
-    from services.recognizer.cell_kinds import class_of, with_mark_evidence
+    from services.recognizer.cells.kinds import class_of
+    from services.recognizer.cells.marks import with_mark_evidence
 
     probs = _class_probs((0, 0, "entry", {7: 1.0}), (0, 1, "printed", {6: 1.0}))
     probs[0] = 0.0
@@ -341,7 +339,7 @@ def test_print_only_photo_in_a_handwriting_like_face_keeps_its_printed_reading()
 def test_a_cell_that_is_all_ink_gives_finite_measures():
     """A cell whose whole inset is ink (a shaded cell, a lattice off the grid) once gave an
     endless stroke thickness, and the cell-kind model refused the features (ValueError)."""
-    from services.recognizer.cell_kinds import CELL, _stroke_measures
+    from services.recognizer.cells.kinds import CELL, _stroke_measures
 
     ink = np.ones((CELL, CELL), np.float32)
     colour = np.full((CELL, CELL, 3), 30, np.uint8)
@@ -351,7 +349,7 @@ def test_a_cell_that_is_all_ink_gives_finite_measures():
 def _class_probs(*cells: tuple[int, int, str, dict[int, float]]) -> np.ndarray:
     """(81, 20) class probabilities: blank everywhere but `cells` (row, col, kind,
     {digit: p})."""
-    from services.recognizer.cell_kinds import class_of
+    from services.recognizer.cells.kinds import class_of
 
     probs = np.zeros((81, 20))
     probs[:, class_of("blank", 0)] = 1.0
@@ -363,7 +361,7 @@ def _class_probs(*cells: tuple[int, int, str, dict[int, float]]) -> np.ndarray:
 
 
 def test_a_doubtful_digit_that_repeats_a_clear_one_in_its_house_moves_to_its_next_reading():
-    from services.recognizer.cell_kinds import marginals, with_peers
+    from services.recognizer.cells.kinds import marginals, with_peers
 
     # A person's 9 read as a 6 (p 0.8), with a printed 6 read clearly in the same box.
     probs = _class_probs((0, 0, "printed", {6: 0.99, 5: 0.01}),
@@ -379,7 +377,7 @@ def test_a_doubtful_digit_that_repeats_a_clear_one_in_its_house_moves_to_its_nex
 def test_a_clearly_written_repeat_stays_as_written():
     """People do write a digit twice in a house (a wrong entry): clear ink keeps it, so
     "where did I go wrong?" still finds it."""
-    from services.recognizer.cell_kinds import marginals, with_peers
+    from services.recognizer.cells.kinds import marginals, with_peers
 
     probs = _class_probs((0, 0, "printed", {6: 0.99, 5: 0.01}),
                          (0, 5, "entry", {6: 0.995, 8: 0.005}))
@@ -411,7 +409,7 @@ def test_wrong_entries_that_repeat_a_digit_in_their_house_are_still_found():
 
 
 def test_a_digit_the_classic_model_sees_is_not_left_blank_and_its_blank_changes_nothing():
-    from services.recognizer.cell_kinds import class_of, with_classic_ink
+    from services.recognizer.cells.kinds import class_of, with_classic_ink
 
     probs = _class_probs((0, 0, "entry", {9: 1.0}), (0, 1, "entry", {4: 1.0}))
     probs[:2] = 0.4 * probs[:2]
@@ -425,7 +423,7 @@ def test_a_digit_the_classic_model_sees_is_not_left_blank_and_its_blank_changes_
 
 
 def test_printed_digits_heed_the_classic_digit_model_within_the_printed_share():
-    from services.recognizer.cell_kinds import PRINTED_CLASSES, class_of, with_printed_digits
+    from services.recognizer.cells.kinds import PRINTED_CLASSES, class_of, with_printed_digits
 
     probs = _class_probs((0, 0, "printed", {8: 0.7, 3: 0.3}))  # a shaded 3 taken for an 8
     probs[0] *= 0.9
@@ -443,7 +441,7 @@ def test_printed_digits_heed_the_classic_digit_model_within_the_printed_share():
 def test_pencil_notes_are_short_strokes_and_a_shadow_edge_across_a_cell_is_no_notes():
     import cv2
 
-    from services.recognizer.cell_kinds import (
+    from services.recognizer.cells.kinds import (
         CELL,
         NOTES_CLASS,
         NOTES_SPAN,
@@ -451,7 +449,7 @@ def test_pencil_notes_are_short_strokes_and_a_shadow_edge_across_a_cell_is_no_no
         stroke_spans,
         without_tall_notes,
     )
-    from services.recognizer.cells import straighten
+    from services.recognizer.grid.straighten import straighten
 
     for seed, app in ((3, False), (53, True)):
         page = half_solved_page(seed, app=app)
@@ -486,7 +484,7 @@ def test_a_digit_the_classic_model_reads_otherwise_keeps_some_doubt():
     """Two handwriting readers agreeing on a misread (a shadowed 7 read as a 2 at p 0.99)
     must leave the classic model's clear 7 a probability the repair can use: with it the
     solution's digit is no longer below the p 0.005 at which wrong_entries lists an entry."""
-    from services.recognizer.cell_kinds import (
+    from services.recognizer.cells.kinds import (
         ENTRY_CLASSES,
         class_of,
         marginals,
@@ -503,90 +501,3 @@ def test_a_digit_the_classic_model_reads_otherwise_keeps_some_doubt():
     assert marginals(out).entries[0, 0, 7] >= 0.02
     assert np.isclose(out[1, class_of("entry", 5)], 1.0)
     assert np.allclose(out[:, ENTRY_CLASSES].sum(1), probs[:, ENTRY_CLASSES].sum(1))
-
-
-# Print-only photos of the recognition bench's failure classes (photograph() options), at
-# seeds of the written-on fit's print-only pages (bench/written_on.py: 900 000 + 1000 x
-# class): heavy noise and dark photos give blank cells marks as dark as light pencil, and
-# a stripe's edge or grain read as the person's digits or notes.
-PRINT_ONLY_NOISE = {
-    "heavy noise": ({"noise": 16.0}, (905_006, 905_011)),
-    "dark": ({"exposure": "dark"}, (903_003, 903_004)),
-    "shadow stripes": ({"stripes": 3}, (901_002, 901_003, 904_006)),
-    # A crease's or a stripe's line through blank cells (904 006 too): read as written
-    # with main's marks at the setting fitted now (4 / 5 / 23), which main's 20 sigmas of
-    # noise were there to prevent; the page's lines are now taken out of the marks.
-    "creases": ({"creases": 2}, (903_002, 903_005, 903_007)),
-}
-
-
-@pytest.mark.parametrize("name", sorted(PRINT_ONLY_NOISE))
-def test_print_only_photos_with_noise_are_read_as_print(name):
-    """Every cell is read as blank or printed, and the solver lists none of the person's
-    digits or notes (main read 1-33 cells of such pages as entries or notes, and one
-    dark page as written on; see PRINT_ONLY_NOISE for creases)."""
-    options, seeds = PRINT_ONLY_NOISE[name]
-    for seed in seeds:
-        photo, givens, _ = bench_photo(seed, **options)
-        buffer = io.BytesIO()
-        photo.save(buffer, "JPEG", quality=90)
-        reading = recognize(buffer.getvalue(), "sudoku")
-        kind = np.asarray(reading.cell_kinds).argmax(-1)
-        assert (kind <= 1).all(), (seed, np.argwhere(kind > 1).tolist())
-        result = solve_page(reading)
-        assert not any(map(any, result.entries)) and result.notes == [], seed
-
-
-def test_a_persons_mark_stands_above_the_pages_pixel_noise():
-    """persons_marks: light pencil digits on a clean page are a person's marks; the blank
-    cells of the same page under heavy grain are not, though their darkest pixels reach
-    light pencil's contrast."""
-    import cv2
-
-    from services.recognizer.cell_kinds import CELL, TALL_MARK_SEEN, marks, persons_marks
-    from services.recognizer.cells import straighten
-
-    page = half_solved_page(93, light_pencil=True, entry_share=0.5)
-    colour = cv2.cvtColor(np.asarray(page.image.convert("RGB")), cv2.COLOR_RGB2BGR)
-    straight = straighten(colour, np.asarray(page.image.info["lattice"], float), CELL)
-    labels = np.array(page.labels).ravel()
-    entries = np.array(page.entries).ravel() > 0
-    assert persons_marks(marks(straight))[entries].all()
-    grain = np.random.default_rng(0).normal(0, 16, straight.shape[:2])[..., None]
-    noisy = marks(np.clip(straight * 0.6 + grain, 0, 255).astype(np.uint8))
-    assert noisy.contrast[labels == 0].max() > TALL_MARK_SEEN[0]
-    assert not persons_marks(noisy)[labels == 0].any()
-
-
-def test_small_grainy_print_only_photos_keep_their_blank_cells_blank():
-    """Heavy noise on 640x480 photos (cells of 20-22 pixels, enlarged to CELL): the grain,
-    smoothed by the enlargement, looked half as strong as it is, so blank cells held
-    "marks" as dark as light pencil. On 5 109 015 the print read as sure entries made the
-    page written on and 26 blank cells were read as digits; on 5 109 009 (not written on)
-    12 such marks kept the cell model's entries. Fresh seeds of bench/recognition.py
-    --seed 5100000 (heavy noise: + 9000), where the code before #13 read every blank."""
-    for seed in (5_109_009, 5_109_015):
-        photo, givens, _ = bench_photo(seed, noise=16.0)
-        buffer = io.BytesIO()
-        photo.save(buffer, "JPEG", quality=90)
-        state = states(recognize(buffer.getvalue(), "sudoku"))
-        blank = np.array(givens) == 0
-        assert (state[blank] == 0).all(), (seed, np.argwhere(blank & (state != 0)).tolist())
-
-
-def test_grain_is_measured_at_the_photos_own_pixels():
-    """Marks.grain: grain in a photo whose cells are half of CELL, enlarged to CELL, looks
-    half as strong between neighbouring pixels (Marks.noise) as it is; two pixels apart it
-    shows whole. Grain at CELL pixels reads the same both ways."""
-    import cv2
-
-    from services.recognizer.cell_kinds import CELL, SIZE, marks
-
-    rng = np.random.default_rng(3)
-    side = SIZE * CELL
-    native = np.clip(200 + rng.normal(0, 12, (side, side)), 0, 255).astype(np.uint8)
-    small = np.clip(200 + rng.normal(0, 12, (side // 2, side // 2)), 0, 255).astype(np.uint8)
-    enlarged = cv2.resize(small, (side, side), interpolation=cv2.INTER_LINEAR)
-    for grey, ratio in ((native, (0.9, 1.2)), (enlarged, (1.6, 2.6))):
-        seen = marks(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR))
-        assert ratio[0] < seen.grain / seen.noise < ratio[1], seen.grain / seen.noise

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gridsight.training.clues import clue_picture, make_data, true_number_probs
-from services.recognizer.nonogram import CLUE_MODEL_PATH, clue_model
+from services.recognizer.nonogram.clues import CLUE_MODEL_PATH, clue_model
 
 # Held-out accuracy at training: 99.7 % of 3 892 glyphs; a few pictures vary more.
 DIGIT_ACCURACY_FLOOR = 0.985

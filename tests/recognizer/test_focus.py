@@ -12,9 +12,10 @@ import numpy as np
 from gridsight.synth.photo import _lens_blur
 from gridsight.synth.render import render_sudoku
 from services.recognizer import recognize
-from services.recognizer.cells import straighten
-from services.recognizer.decode import decode
-from services.recognizer.focus import (
+from services.recognizer.cells.digits import read_cells
+from services.recognizer.grid.decode import decode
+from services.recognizer.grid.exposure import brightened, locate_through_blur
+from services.recognizer.grid.focus import (
     AMOUNTS,
     SIGMA_SCALES,
     TRAINED_SHARPNESS,
@@ -22,7 +23,8 @@ from services.recognizer.focus import (
     focus_views,
     in_focus,
 )
-from services.recognizer.pipeline import brightened, corners_of, locate_through_blur, read_cells
+from services.recognizer.grid.lattice import corners_of
+from services.recognizer.grid.straighten import straighten
 
 from .conftest import bench_photo, givens_for
 

@@ -17,7 +17,7 @@ from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import STYLES, render_sudoku
 from gridsight.training.digits import held_out_fonts
 from services.recognizer import recognize
-from services.recognizer.blocks import around
+from services.recognizer.grid.blocks import around
 
 from .conftest import read_digits, to_bytes
 

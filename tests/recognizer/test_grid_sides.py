@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer.grid import sides_continued
+from services.recognizer.grid.outlines import sides_continued
 
 CELL = 40
 MARGIN = 60

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gridsight.synth.killer_render import STYLES as KILLER_STYLES
 from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import STYLES as KILLER_STYLES
 from gridsight.synth.photo import jpeg_with_orientation, turned
 from gridsight.synth.puzzles import make_killer
 from services.recognizer import RecognitionError, recognize
-from services.recognizer.kind import LOOKS_KILLER
+from services.recognizer.killer.kind import LOOKS_KILLER
 
 from .conftest import bench_photo, givens_for, read_digits, to_bytes
 from .test_recognizer_photos import check_reading

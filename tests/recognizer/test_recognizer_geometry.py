@@ -13,19 +13,14 @@ import random
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import ALL_STYLES, render_killer, vary
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.puzzles import make_killer
-from services.recognizer.decode import decode
-from services.recognizer.grid import binarize, faint_lines
-from services.recognizer.pipeline import brightened, locate, locate_either_way
+from services.recognizer.grid.decode import decode
+from services.recognizer.grid.exposure import brightened, locate_either_way
+from services.recognizer.grid.outlines import binarize, faint_lines
 
-
-def worst_intersection_error(data: bytes, truth) -> float:
-    """The farthest located line intersection from the truth, in cells."""
-    gray, scale, _ = decode(data)
-    _, lattice = locate(gray)
-    cell = np.linalg.norm(truth.lattice[0, -1] - truth.lattice[0, 0]) / 9
-    return float((np.linalg.norm(lattice * scale - truth.lattice, axis=-1) / cell).max())
+from .conftest import worst_intersection_error
 
 
 @pytest.fixture
@@ -50,7 +45,7 @@ def killer_screenshot_lattice_errors():
     return errors
 
 
-def worst_errors(synthetic_photo, style: str, seeds: range, out_size) -> list[float]:
+def worst_errors(synthetic_photo, style: str, seeds, out_size) -> list[float]:
     return [worst_intersection_error(data, truth) for data, _, truth in
             (synthetic_photo(seed, style, out_size=out_size) for seed in seeds)]
 
@@ -58,14 +53,16 @@ def worst_errors(synthetic_photo, style: str, seeds: range, out_size) -> list[fl
 def test_thick_lined_grid_in_a_small_photo_is_not_mistaken_for_its_page(synthetic_photo):
     # Thick lines blur together in a small photo, so the grid's outline scores low as a
     # grid while the sheet of paper around it scores fairly well: the page must not win.
-    errors = worst_errors(synthetic_photo, "bold", range(400, 430), (640, 480))
+    # The seeds nearest the bound in bench/lattice_geometry.py's sweep of 30 (400-429).
+    errors = worst_errors(synthetic_photo, "bold", (417, 427, 421, 408, 410), (640, 480))
     assert max(errors) < 0.3, np.round(errors, 2)
 
 
 def test_faint_inner_lines_are_not_bent_by_digits(synthetic_photo):
     # Thin light-grey lines binarize into fragments; a curve fitted through a few of them
     # and a digit's stroke must not swing across the neighbouring cells.
-    errors = worst_errors(synthetic_photo, "app", range(500, 540), (1024, 768))
+    # The seeds nearest the bound in bench/lattice_geometry.py's sweep of 40 (500-539).
+    errors = worst_errors(synthetic_photo, "app", (528, 506, 523, 521, 515), (1024, 768))
     assert max(errors) < 0.35, np.round(errors, 2)
 
 
@@ -99,18 +96,18 @@ def test_ink_everywhere_is_no_faint_lattice():
     lattice keeps its low fit on the binarized ink instead of lying 'perfectly'."""
     import cv2
 
-    from services.recognizer.pipeline import _lattice_in
+    from services.recognizer.grid.fit import lattice_in
 
     binary = np.zeros((400, 400), np.uint8)
     cv2.rectangle(binary, (20, 20), (380, 380), 255, 3)
     outline = np.array([[20, 20], [380, 20], [380, 380], [20, 380]], np.float32)
     everywhere = np.full_like(binary, 255)
-    found = _lattice_in(binary, outline, 9, lambda: (everywhere, everywhere))
+    found = lattice_in(binary, outline, 9, lambda: (everywhere, everywhere))
     assert found is not None and found[2] < 0.85
 
 
 def test_outlines_apart_from_a_grid_found_are_told_from_its_own():
-    from services.recognizer.pipeline import _apart
+    from services.recognizer.grid.sizes import lies_apart
 
     grid = np.array([[100, 100], [460, 100], [460, 460], [100, 460]], float)
     box = np.array([[100, 100], [220, 100], [220, 220], [100, 220]], float)  # one 3x3 box
@@ -118,7 +115,7 @@ def test_outlines_apart_from_a_grid_found_are_told_from_its_own():
     with_heading = np.array([[100, 60], [460, 60], [460, 460], [100, 460]], float)
     trimmed_a_row = np.array([[100, 140], [460, 140], [460, 460], [100, 460]], float)
     sixteen = np.array([[100, 100], [740, 100], [740, 740], [100, 740]], float)  # 9x9 inside
-    assert _apart(box, grid) and _apart(text, grid)
-    assert not _apart(with_heading, grid)
-    assert not _apart(trimmed_a_row, grid)
-    assert not _apart(sixteen, grid)
+    assert lies_apart(box, grid) and lies_apart(text, grid)
+    assert not lies_apart(with_heading, grid)
+    assert not lies_apart(trimmed_a_row, grid)
+    assert not lies_apart(sixteen, grid)

@@ -15,7 +15,7 @@ from gridsight.training.digits import (
     make_cells,
     make_other_side_glyphs,
 )
-from services.recognizer.classifier import MODEL_PATH, load_model
+from services.recognizer.cells.classifier import MODEL_PATH, load_model
 
 ACCURACY_FLOOR = 0.99
 ECE_CEILING = 0.03

@@ -198,7 +198,7 @@ def test_touching_ones_and_broad_digits_are_told_by_the_face(seed):
 def test_a_clue_number_larger_than_its_line_is_no_candidate():
     """A broad digit cut in two ('4' read as '44') cannot be a clue of a line of ten; a
     number none of whose candidates fits keeps them for the repair to weigh."""
-    from services.recognizer.nonogram import within_line
+    from services.recognizer.nonogram.clues import within_line
 
     def clue(*pairs):
         return ClueReading(candidates=[SumCandidate(value=v, prob=p) for v, p in pairs])
@@ -217,7 +217,7 @@ def test_two_touching_digits_of_a_broad_face_are_one_number_not_a_line():
     from PIL import ImageDraw, ImageFont
 
     from gridsight.synth.fonts import find_font
-    from services.recognizer.nonogram import _blobs, digits_of
+    from services.recognizer.nonogram.clues import _blobs, digits_of
 
     font = ImageFont.truetype(find_font("DejaVuSans-Bold"), 30)
     image = Image.new("L", (120, 60), 255)
@@ -241,8 +241,8 @@ def test_the_classifiers_word_that_a_glyph_is_two_digits_raises_the_split_readin
     height), read surely as '2': the width alone gave the split reading a prior of 0.45,
     which the single digit's certainty outweighed. The clue model also scores a lone
     glyph as two touching digits; that raises the prior (never lowers it)."""
-    from services.recognizer.nonogram import LOW_TWO_PRIOR, _two_prior
-    from services.recognizer.sums import Glyph
+    from services.recognizer.cells.glyphs import Glyph
+    from services.recognizer.nonogram.clues import LOW_TWO_PRIOR, _two_prior
 
     glyph = Glyph(0, 0, 19, 22, np.ones((22, 19), np.float32))
     assert _two_prior(glyph, 0.01, None, None) == LOW_TWO_PRIOR
@@ -261,7 +261,7 @@ def test_lines_are_counted_past_missed_lines_and_cross_marks():
     """A person's filled cells hide the lines they run along from the local threshold,
     and cross marks leave ink inside a cell. The lines are counted by whole steps from the
     grid's first line, in a cell that most gaps are whole steps of."""
-    from services.recognizer.nonogram import _line_count
+    from services.recognizer.nonogram.clues import _line_count
 
     def profile_of(lines, marks=()):
         profile = np.zeros(201)

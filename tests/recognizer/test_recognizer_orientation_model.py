@@ -7,7 +7,7 @@ import numpy as np
 
 from gridsight.training.digits import held_out_fonts, sample_grid
 from gridsight.training.orientation import turned_cells
-from services.recognizer.orientation import MODEL_PATH, load_orientation_model
+from services.recognizer.cells.orientation import MODEL_PATH, load_orientation_model
 
 CELL_FLOOR = 0.85  # a single 0, 1 or 8 cannot tell its way up; a grid of them can
 SEEDS = range(910_000, 910_008)  # far from the training script's

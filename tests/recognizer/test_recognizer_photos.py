@@ -60,8 +60,8 @@ def test_high_resolution_photo(synthetic_photo):
 def test_photo_on_a_flat_dark_table_is_read_as_it_is(synthetic_photo):
     # A flat dark ground is also what a dark-mode screenshot has: such a picture is read
     # both ways, and the grid with light paper between its lines must win.
-    from services.recognizer.decode import decode
-    from services.recognizer.pipeline import dark_ground
+    from services.recognizer.grid.decode import decode
+    from services.recognizer.grid.exposure import dark_ground
 
     data, givens, truth = synthetic_photo(300, "newspaper", curvature=0.0, clutter=False,
                                           noise=0.0, shadow=0.0, lighting=0.0,

@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from gridsight.training.digits import HELD_OUT_FAMILIES, held_out_fonts, sample_grid
-from services.recognizer.cells import read_grid_cells, straighten
-from services.recognizer.classifier import SOFT_MODEL_PATH, load_model, load_soft_model
-from services.recognizer.focus import focus_views
-from services.recognizer.pipeline import soft_grid_probabilities
+from services.recognizer.cells.classifier import SOFT_MODEL_PATH, load_model, load_soft_model
+from services.recognizer.cells.digits import soft_grid_probabilities
+from services.recognizer.cells.features import read_grid_cells
+from services.recognizer.grid.focus import focus_views
+from services.recognizer.grid.straighten import straighten
 
 # Measured on the 9 of these 20 photos read as soft (729 cells): the main model alone
 # 0.930 (5 misread at p > 0.9), the soft model alone 0.938 (4); the pipeline's reading at

@@ -61,7 +61,7 @@ def test_photo_truth_follows_the_grid(curvature):
 
 def _sharpness(photo, lattice) -> float:
     """Mean gradient of the grid straightened to 32 px a cell: blur measured by the cell."""
-    from services.recognizer.cells import straighten
+    from services.recognizer.grid.straighten import straighten
 
     grey = straighten(np.asarray(photo.convert("L")), lattice).astype(float)
     return float(np.abs(np.diff(grey, axis=1)).mean())

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from celery.signals import worker_process_init
 
-from services.recognizer import cell_kinds, classifier, orientation, sums, symbols
+from services.recognizer.cells import classifier, orientation, symbols
+from services.recognizer.cells import kinds as cell_kinds
+from services.recognizer.killer import sums
 from services.recognizer.shipped_models import MODELS_DIR, load_shipped_models
 
 CACHED_LOADERS = (classifier.load_model, classifier.load_soft_model,

@@ -8,7 +8,8 @@ from functools import cache
 
 import numpy as np
 
-from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_render import in_progress, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 
@@ -51,3 +52,17 @@ def walls_read(reading) -> tuple[np.ndarray, np.ndarray]:
 
 def sums_read(reading) -> dict:
     return {tuple(s.cell): s.candidates[0].value for s in reading.cage_sums}
+
+
+PRINTED = ("print", "web", "bold_serif")
+
+
+def written_on(seed: int, style: str, entry_share: float = 0.5, notes_share: float = 0.0,
+               cell_px: int = 56):
+    """(PNG bytes, image info, marks) of a killer in `style` written on by hand."""
+    puzzle, solution = killer(seed)
+    rng = random.Random(seed)
+    marks = in_progress(solution, rng, entry_share, notes_share, wrong=0)
+    image = render_killer(puzzle, style=vary(ALL_STYLES[style], rng), seed=seed,
+                          cell_px=cell_px, marks=marks, by_hand=True)
+    return to_bytes(image), dict(image.info), marks

@@ -18,10 +18,11 @@ import cv2
 import numpy as np
 
 from services.contracts import CageSumReading, SumCandidate
-from services.recognizer.cages import DIGIT_INK, NOTE_INK, without_large_digits
-from services.recognizer.killer import off_line_numbers, unsure_strays
-from services.recognizer.killer_marks import written_by_hand
-from services.recognizer.sums import SUM_CELL, cell_ink, corner_glyphs
+from services.recognizer.killer.cages import DIGIT_INK, NOTE_INK, without_large_digits
+from services.recognizer.killer.marks import written_by_hand
+from services.recognizer.killer.reading import off_line_numbers, unsure_strays
+from services.recognizer.killer.sum_glyphs import cell_ink, corner_glyphs
+from services.recognizer.killer.sum_tuning import SUM_CELL
 
 P = 48  # pixels a cell
 

@@ -7,15 +7,15 @@ import pytest
 
 from services.contracts import CageSumReading, SumCandidate
 from services.recognizer import RecognitionError
-from services.recognizer.killer import consistent_walls, plausible_sums, regions
-from services.recognizer.kind import (
+from services.recognizer.killer.kind import (
     LOOKS_CLASSIC,
     LOOKS_KILLER,
     decide,
     killer_probability,
     numbers_total,
 )
-from services.recognizer.sums import sum_candidates
+from services.recognizer.killer.reading import consistent_walls, plausible_sums, regions
+from services.recognizer.killer.sums import sum_candidates
 
 
 def _two_by_one_cages():
@@ -97,7 +97,7 @@ def test_kind_probability_and_decisions():
 
 
 def test_sums_that_miss_405_favour_the_alternative_that_fixes_it():
-    from services.recognizer.killer import balanced_sums
+    from services.recognizer.killer.reading import balanced_sums
 
     def reading(cell, *pairs):
         return CageSumReading(cell=cell, candidates=[SumCandidate(value=v, prob=p)
@@ -120,7 +120,7 @@ def test_sums_that_miss_405_favour_the_alternative_that_fixes_it():
 
 
 def test_a_true_sum_missing_from_the_candidates_is_added_from_the_total():
-    from services.recognizer.killer import balanced_sums
+    from services.recognizer.killer.reading import balanced_sums
 
     # 44 cages of 9 and one of 9 read as 30 or 20 (a digit seen that is not there).
     sums = [CageSumReading(cell=(k // 9, k % 9), candidates=[

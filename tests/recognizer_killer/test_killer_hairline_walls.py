@@ -24,12 +24,13 @@ import cv2
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import ALL_STYLES, render_killer, vary
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.puzzles import make_killer
-from services.recognizer import cages
-from services.recognizer.grid import binarize, find_grid
-from services.recognizer.killer import read_killer
-from services.recognizer.sums import load_killer_model
+from services.recognizer.grid.outlines import binarize, find_grid
+from services.recognizer.killer import cage_lattice, cages
+from services.recognizer.killer.reading import read_killer
+from services.recognizer.killer.sums import load_killer_model
 
 HAIRLINE_PX = 1.2  # the cage outline's width in the picture's pixels
 
@@ -63,7 +64,7 @@ def test_walls_do_not_depend_on_the_lattice_phase():
     the lattice the reader traced, moved by up to 0.6 px either way."""
     gray, right, down = hairline_killer("bold_serif", 9116)
     corners = find_grid(gray, binarize(gray))
-    lattice = cages.killer_lattice(gray, corners)
+    lattice = cage_lattice.killer_lattice(gray, corners)
     model = load_killer_model().walls
     for shift in (-0.6, -0.3, 0.3, 0.6):
         got_right, got_down = cages.phase_steady_walls(gray, lattice + shift, model)

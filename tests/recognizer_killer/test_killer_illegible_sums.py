@@ -20,8 +20,8 @@ import pytest
 
 from gridsight.synth.fonts import digit_fonts
 from services.recognizer import recognize
-from services.recognizer import sums as sum_reader
-from services.recognizer.kind import cage_sum_range, killer_probability
+from services.recognizer.killer import sum_glyphs as sum_reader
+from services.recognizer.killer.kind import cage_sum_range, killer_probability
 
 from .conftest import screenshot, sums_read
 

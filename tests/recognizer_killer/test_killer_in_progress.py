@@ -11,17 +11,15 @@ import pytest
 
 from gridsight.synth.half_solved import half_solved_page
 from gridsight.synth.killer_render import (
-    ALL_STYLES,
     ENTRY_COLOURS,
-    TRAINED_STYLES,
     Marks,
     head_cells,
     in_progress,
     render_killer,
-    vary,
 )
+from gridsight.synth.killer_styles import ALL_STYLES, TRAINED_STYLES, vary
 from services.recognizer import recognize
-from services.recognizer.fills import fill_walls
+from services.recognizer.killer.fills import fill_walls
 from services.solver import solve_page
 from services.solver.entries import page_marks
 

@@ -8,13 +8,14 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from gridsight.synth.killer_render import ALL_STYLES, pick_sum_font, render_killer, vary
+from gridsight.synth.killer_render import pick_sum_font, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.sums import photo_options
 from services.recognizer import recognize
-from services.recognizer.cages import killer_lattice
-from services.recognizer.grid import binarize, find_grid
+from services.recognizer.grid.outlines import binarize, find_grid
+from services.recognizer.killer.cage_lattice import killer_lattice
 
 from .conftest import killer, to_bytes
 

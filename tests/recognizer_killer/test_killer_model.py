@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gridsight.training.sums import Numbers, make_data
-from services.recognizer.cages import mirrored
-from services.recognizer.sums import MODEL_PATH, load_killer_model
+from services.recognizer.killer.cages import mirrored
+from services.recognizer.killer.sums import MODEL_PATH, load_killer_model
 
 WALL_ACCURACY_FLOOR = 0.995
 DIGIT_ACCURACY_FLOOR = 0.97

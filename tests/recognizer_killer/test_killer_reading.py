@@ -7,11 +7,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import STYLES
+from gridsight.synth.killer_styles import STYLES
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SumCandidate
 from services.recognizer import RecognitionError, recognize
-from services.recognizer.kind import LOOKS_KILLER
+from services.recognizer.killer.kind import LOOKS_KILLER
 from services.solver import solve_reading
 
 from .conftest import killer, photo, screenshot, sums_read, to_bytes, walls_read
@@ -21,14 +21,21 @@ CASES = [("app", 21), ("app", 22), ("web", 23), ("web", 24), ("colour", 26),
          ("fills", 32)]
 
 
+class Readings(dict):
+    """(reading, puzzle, solution, info) per (style, seed), each read when first asked for,
+    so that a test process reads only the cases of the tests it runs."""
+
+    def __missing__(self, case):
+        style, seed = case
+        data, puzzle, solution, info = screenshot(seed, style)
+        self[case] = (recognize(data, "killer"), puzzle, solution, info)
+        return self[case]
+
+
 @pytest.fixture(scope="module")
 def readings():
-    """Each case read once: (reading, puzzle, solution, info)."""
-    out = {}
-    for style, seed in CASES:
-        data, puzzle, solution, info = screenshot(seed, style)
-        out[(style, seed)] = (recognize(data, "killer"), puzzle, solution, info)
-    return out
+    """Each case read once per test process."""
+    return Readings()
 
 
 @pytest.mark.parametrize(("style", "seed"), CASES)

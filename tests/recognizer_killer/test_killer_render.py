@@ -7,14 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import (
-    STYLES,
-    cage_owner,
-    head_cells,
-    render_killer,
-    vary,
-    walls_of,
-)
+from gridsight.synth.killer_render import cage_owner, head_cells, render_killer, walls_of
+from gridsight.synth.killer_styles import STYLES, vary
 
 from .conftest import killer
 

@@ -9,10 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import STYLES, on_page, render_killer
+from gridsight.synth.killer_render import on_page, render_killer
+from gridsight.synth.killer_styles import STYLES
 from services.recognizer import recognize
-from services.recognizer.cages import CELL, straighten_at, thin_ink, wall_ink
-from services.recognizer.decode import decode
+from services.recognizer.grid.decode import decode
+from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.cages import CELL, straighten_at, wall_ink
 from services.solver import solve_reading
 
 from .conftest import killer, sums_read, to_bytes, walls_read

@@ -17,18 +17,13 @@ import random
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import (
-    ALL_STYLES,
-    on_page,
-    pick_sum_font,
-    render_killer,
-    vary,
-)
+from gridsight.synth.killer_render import on_page, pick_sum_font, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.sums import cell_size, photo_options
 from services.recognizer import RecognitionError, recognize
-from services.recognizer.kind import killer_probability
+from services.recognizer.killer.kind import killer_probability
 from services.solver import solve_reading
 
 from .conftest import sums_read, to_bytes, walls_read

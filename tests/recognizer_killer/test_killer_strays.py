@@ -21,8 +21,9 @@ from gridsight.synth.fonts import digit_fonts
 from gridsight.synth.killer_render import cage_owner, render_killer
 from services.contracts import Cage, KillerPuzzle
 from services.recognizer import recognize
-from services.recognizer.killer import flagged_one, outline_corner
-from services.recognizer.sums import Glyph
+from services.recognizer.cells.glyphs import Glyph
+from services.recognizer.killer.reading import outline_corner
+from services.recognizer.killer.sum_finding import flagged_one
 
 from .conftest import killer, sums_read
 

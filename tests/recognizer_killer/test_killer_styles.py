@@ -11,21 +11,23 @@ import pytest
 
 from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family
 from gridsight.synth.killer_render import (
-    ALL_STYLES,
-    NEW_STYLES,
-    TRAINED_STYLES,
-    UNSEEN_STYLES,
     is_bold,
     lining_figures,
     on_page,
     pick_sum_font,
     render_killer,
-    vary,
     widen,
+)
+from gridsight.synth.killer_styles import (
+    ALL_STYLES,
+    NEW_STYLES,
+    TRAINED_STYLES,
+    UNSEEN_STYLES,
+    vary,
 )
 from gridsight.training.sums import sample_killer
 from services.recognizer import recognize
-from services.recognizer.fills import coloured_line_walls
+from services.recognizer.killer.fills import coloured_line_walls
 from services.solver import solve_reading
 
 from .conftest import killer, screenshot, sums_read, walls_read

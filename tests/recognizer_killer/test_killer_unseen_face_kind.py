@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from services.contracts import CageSumReading, SumCandidate
-from services.recognizer import killer as killer_reader
 from services.recognizer import recognize
-from services.recognizer.kind import killer_probability
+from services.recognizer.killer import reading as killer_reader
+from services.recognizer.killer.kind import killer_probability
 from services.solver import solve_reading
 
 from .conftest import screenshot

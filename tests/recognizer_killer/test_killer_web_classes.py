@@ -18,16 +18,18 @@ import random
 import numpy as np
 import pytest
 
-from gridsight.synth.killer_render import ALL_STYLES, cage_owner, pick_sum_font, render_killer, vary
+from gridsight.synth.killer_render import cage_owner, pick_sum_font, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.sums import cell_size
 from services.recognizer import recognize
-from services.recognizer.cages import straighten_at, thin_ink
-from services.recognizer.sums import (
-    SUM_CELL,
+from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.cages import straighten_at
+from services.recognizer.killer.sum_finding import find_sums
+from services.recognizer.killer.sum_tuning import SUM_CELL
+from services.recognizer.killer.sums import (
     digit_reading,
     digit_width,
-    find_sums,
     joined_width,
     load_killer_model,
 )

@@ -11,13 +11,16 @@ import random
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from gridsight.synth.killer_render import ALL_STYLES, in_progress, render_killer, vary
+from gridsight.synth.killer_render import in_progress, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.photo import photograph
 from gridsight.synth.render import _font_path
 from gridsight.synth.strokes import StrokeFont
 from services.recognizer import recognize
-from services.recognizer.cages import CELL, thin_ink, without_large_digits
-from services.recognizer.sums import SUM_CELL, load_killer_model, read_sums
+from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.cages import CELL, without_large_digits
+from services.recognizer.killer.sum_tuning import SUM_CELL
+from services.recognizer.killer.sums import load_killer_model, read_sums
 
 from .conftest import killer, to_bytes, walls_read
 

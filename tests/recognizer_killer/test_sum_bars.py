@@ -13,7 +13,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer.sums import SUM_CELL, corner_glyphs, find_sums, read_sums
+from services.recognizer.killer.sum_finding import find_sums
+from services.recognizer.killer.sum_glyphs import corner_glyphs
+from services.recognizer.killer.sum_tuning import SUM_CELL
+from services.recognizer.killer.sums import read_sums
 
 P = SUM_CELL
 

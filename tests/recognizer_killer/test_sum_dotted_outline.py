@@ -18,7 +18,7 @@ from dataclasses import replace
 import pytest
 
 from gridsight.synth.fonts import digit_fonts
-from gridsight.synth.killer_render import NEW_STYLES
+from gridsight.synth.killer_styles import NEW_STYLES
 from services.recognizer import recognize
 
 from .conftest import screenshot, sums_read

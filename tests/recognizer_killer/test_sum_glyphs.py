@@ -11,25 +11,17 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from gridsight.synth.fonts import digit_fonts
-from gridsight.synth.killer_render import (
-    ALL_STYLES,
-    NEW_STYLES,
-    KillerStyle,
-    pick_sum_font,
-    render_killer,
-    vary,
-)
+from gridsight.synth.killer_render import pick_sum_font, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, NEW_STYLES, KillerStyle, vary
 from gridsight.synth.puzzles import make_killer
 from services.recognizer import recognize
-from services.recognizer.cages import straighten_at, thin_ink
-from services.recognizer.sums import (
-    SUM_CELL,
-    Glyph,
-    corner_glyphs,
-    digit_width,
-    find_sums,
-    pair_prior,
-)
+from services.recognizer.cells.glyphs import Glyph
+from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.cages import straighten_at
+from services.recognizer.killer.sum_finding import find_sums
+from services.recognizer.killer.sum_glyphs import corner_glyphs
+from services.recognizer.killer.sum_tuning import SUM_CELL
+from services.recognizer.killer.sums import digit_width, pair_prior
 
 from .conftest import to_bytes
 
@@ -144,7 +136,7 @@ def test_a_narrow_digit_above_the_outline_is_not_taken_for_a_piece_of_it():
 
 
 def test_glyphs_that_overlap_either_way_join_into_one():
-    from services.recognizer.sums import _joined
+    from services.recognizer.killer.sums import _joined
 
     wide, narrow = Glyph(10, 5, 12, 15, np.ones((15, 12), np.float32)), _glyph(3, 15)
     narrow = Glyph(14, 6, narrow.w, narrow.h, narrow.image)  # inside the first one's width

@@ -10,10 +10,14 @@ import numpy as np
 import pytest
 
 from gridsight.synth.fonts import find_font
-from gridsight.synth.killer_render import ALL_STYLES, render_killer
+from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_styles import ALL_STYLES
 from gridsight.synth.puzzles import make_killer
-from services.recognizer.cages import straighten_at, thin_ink
-from services.recognizer.sums import SUM_CELL, Glyph, maybe_pair, read_sums, set_apart
+from services.recognizer.cells.glyphs import Glyph
+from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.cages import straighten_at
+from services.recognizer.killer.sum_tuning import SUM_CELL
+from services.recognizer.killer.sums import maybe_pair, read_sums, set_apart
 
 
 def _tens_and_more(seed: int):

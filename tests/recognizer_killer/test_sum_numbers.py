@@ -15,11 +15,15 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from gridsight.synth.killer_render import TRAINED_STYLES, pick_sum_font, render_killer, vary
+from gridsight.synth.killer_render import pick_sum_font, render_killer
+from gridsight.synth.killer_styles import TRAINED_STYLES, vary
 from gridsight.synth.puzzles import make_killer
 from gridsight.training.digits import to_work
-from services.recognizer.cages import straighten_at, thin_ink
-from services.recognizer.sums import SUM_CELL, find_sums, load_killer_model, read_sums
+from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.cages import straighten_at
+from services.recognizer.killer.sum_finding import find_sums
+from services.recognizer.killer.sum_tuning import SUM_CELL
+from services.recognizer.killer.sums import load_killer_model, read_sums
 
 CONFUSABLE = (11, 21, 11, 21, 17, 13, 15, 16, 19, 12, 14, 8, 6, 1, 7)
 

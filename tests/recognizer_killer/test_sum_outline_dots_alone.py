@@ -20,10 +20,13 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from gridsight.synth.killer_render import ALL_STYLES, pick_sum_font, render_killer, vary
+from gridsight.synth.killer_render import pick_sum_font, render_killer
+from gridsight.synth.killer_styles import ALL_STYLES, vary
 from gridsight.synth.puzzles import make_killer
-from services.recognizer.cages import straighten_at, thin_ink
-from services.recognizer.sums import SUM_CELL, find_sums
+from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.cages import straighten_at
+from services.recognizer.killer.sum_finding import find_sums
+from services.recognizer.killer.sum_tuning import SUM_CELL
 
 
 def round_dotted_print(seed: int):

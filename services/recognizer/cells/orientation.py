@@ -16,9 +16,9 @@ from pathlib import Path
 import joblib
 import numpy as np
 
-from services.recognizer.classifier import DigitModel
+from services.recognizer.cells.classifier import DigitModel
 
-MODEL_PATH = Path(__file__).parent / "models" / "orientation.joblib"
+MODEL_PATH = Path(__file__).parents[1] / "models" / "orientation.joblib"
 MIN_INKED = 8  # fewer large digits than this (a classic grid has 17 or more) do not vote
 MARGIN = 3.0  # total log-likelihood (nats) a turn must gain over the picture as shown
 

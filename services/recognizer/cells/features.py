@@ -1,64 +1,24 @@
-"""From a located grid to one normalised digit image and feature vector per cell.
+"""From a straightened grid to one normalised digit image and feature vector per cell.
 
-Each cell is mapped from its own four corners (bilinear, so a bent page comes out
-straight), turned into relative ink darkness (so shadows and grey lines do not matter),
-cleared of grid-line remnants along its border, and its ink blob is centred and scaled
-to a fixed box. The classifier, not a threshold, decides between blank and a digit: the
-features keep the blob's raw size and ink mass so it can.
+Each cell, straightened from its own four corners and turned into relative ink darkness
+(grid/straighten.py), is cleared of grid-line remnants along its border, and its ink blob
+is centred and scaled to a fixed box. The classifier, not a threshold, decides between
+blank and a digit: the features keep the blob's raw size and ink mass so it can.
 """
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 
 import cv2
 import numpy as np
 
-PATCH = 32  # pixels per cell side after straightening
+from services.recognizer.grid.straighten import INK_LEVEL, PATCH, ink_map
+
 DIGIT = 28  # side of the normalised digit image
 DIGIT_BOX = 20  # the blob's longer side is scaled to this
-INK_LEVEL = 0.35  # share of the grid's ink contrast that counts as a stroke pixel
 BORDER = 0.16  # blobs centred this close to the cell edge are line remnants
 MIN_BLOB = 0.008  # blobs under this share of the cell are specks
-
-
-def straighten(gray: np.ndarray, lattice: np.ndarray, cell: int = PATCH) -> np.ndarray:
-    """The grid as an (n*cell)-square image, each cell mapped from its own four corners."""
-    cell_px = np.linalg.norm(lattice[0, -1] - lattice[0, 0]) / (lattice.shape[0] - 1)
-    if cell_px > 1.6 * cell:  # shrinking: smooth first so thin strokes do not alias away
-        gray = cv2.GaussianBlur(gray, (0, 0), 0.4 * cell_px / cell)
-    lattice = np.ascontiguousarray(lattice, np.float64)
-    map_x, map_y = _source_map(lattice.tobytes(), lattice.shape, cell)
-    return cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-@lru_cache(maxsize=4)  # the grid is straightened more than once from the same lattice
-def _source_map(lattice_bytes: bytes, shape: tuple, cell: int) -> tuple[np.ndarray, np.ndarray]:
-    """Where each straightened pixel comes from: bilinear between its cell's four corners."""
-    lattice = np.frombuffer(lattice_bytes, np.float64).reshape(shape)
-    n = shape[0] - 1
-    t = (np.arange(n * cell) + 0.5) / cell
-    idx = np.minimum(t.astype(int), n - 1)
-    frac = (t - idx)[:, None]
-    # Along each of the n+1 lattice rows first, then down between the two rows around.
-    along = lattice[:, idx] * (1 - frac) + lattice[:, idx + 1] * frac  # (n+1, side, 2)
-    fv = frac[:, None]
-    src = (along[idx] * (1 - fv) + along[idx + 1] * fv).astype(np.float32)
-    return src[..., 0].copy(), src[..., 1].copy()
-
-
-def ink_map(straight: np.ndarray, cell: int = PATCH) -> np.ndarray:
-    """Relative darkness against the local paper, scaled so the grid's ink is about 1.
-    `cell`: the straightened picture's pixels per cell."""
-    gray = straight.astype(np.float32) + 1.0
-    # Paper brightness: a max filter wider than any stroke, then smoothed.
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cell // 2 + 1, cell // 2 + 1))
-    paper = cv2.GaussianBlur(cv2.dilate(gray, kernel), (0, 0), cell / 4)
-    paper = np.maximum(paper, gray)
-    darkness = 1.0 - gray / paper
-    contrast = max(0.15, float(np.percentile(darkness, 99.5)))
-    # Not clipped at 1: digits darker than the lines keep their inner detail.
-    return np.clip(darkness / contrast, 0.0, 3.0)
 
 
 @cache

@@ -226,7 +226,7 @@ def lattice_fit(binary: np.ndarray, lattice: np.ndarray) -> float:
 
 def line_fits(binary: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     """Share of each of the lattice's lines on ink: its n+1 rows, then its n+1 columns."""
-    from services.recognizer.cells import PATCH, straighten  # cells imports nothing of ours
+    from services.recognizer.grid.straighten import PATCH, straighten
 
     n = lattice.shape[0] - 1
     ink = straighten(binary, lattice) > 127
@@ -246,7 +246,7 @@ def widened_fit(ink: np.ndarray, lattice: np.ndarray) -> float:
 
 def widened_line_fits(ink: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     """line_fits on ink widened as widened_fit widens it."""
-    from services.recognizer.cells import PATCH
+    from services.recognizer.grid.straighten import PATCH
 
     n = lattice.shape[0] - 1
     cell_px = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / n
@@ -337,3 +337,11 @@ def _crossing(across_line: tuple[float, float], down_line: tuple[float, float],
     a, b = (y1 - y0) / length, (x1 - x0) / length
     y = (y0 + a * (x0 - start) - a * b * start) / (1 - a * b)
     return [x0 + b * (y - start), y]
+
+
+SIZE = 9  # the classic grid's side
+
+
+def corners_of(lattice: np.ndarray) -> np.ndarray:
+    """Grid corners TL, TR, BR, BL of a lattice."""
+    return np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])

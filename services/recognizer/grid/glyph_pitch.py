@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer.cells import INK_LEVEL, PATCH, ink_map, straighten
+from services.recognizer.grid.straighten import INK_LEVEL, PATCH, ink_map, straighten
 
 # A digit's blob, in cells: 0.55-0.68 of a cell high as printed, a little more once blurred.
 # Lower: specks and the dots of a broken line; higher: lines and a coarser grid's digits.

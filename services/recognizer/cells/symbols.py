@@ -21,7 +21,8 @@ import cv2
 import joblib
 import numpy as np
 
-from services.recognizer.cells import (
+from services.recognizer.cells.classifier import load_model
+from services.recognizer.cells.features import (
     BORDER,
     FAINT_LEVEL,
     LINE_RUN,
@@ -29,20 +30,18 @@ from services.recognizer.cells import (
     cleared_strokes,
     digit_mask,
     features,
-    ink_map,
     longest_runs,
     normalise_cell,
     read_grid_cells,
-    straighten,
 )
-from services.recognizer.classifier import load_model
-from services.recognizer.glyph_looks import (
+from services.recognizer.cells.glyph_looks import (
     absent_symbols_read_apart,
     look_of,
     runner_ups_unlike_their_cells,
 )
+from services.recognizer.grid.straighten import ink_map, straighten
 
-SYMBOL_MODEL_PATH = Path(__file__).parent / "models" / "symbols.joblib"
+SYMBOL_MODEL_PATH = Path(__file__).parents[1] / "models" / "symbols.joblib"
 # The symbol model's classes: any digit 1-9 (told apart by the digit model), 0, A..P, and
 # a speck (ink in a blank cell that is no symbol: noise, a shadow's edge).
 LETTERS = "ABCDEFGHIJKLMNOP"

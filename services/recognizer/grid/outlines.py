@@ -159,7 +159,7 @@ def grid_score(binary: np.ndarray, quad: np.ndarray, size: int = 9) -> float:
     return float(np.mean(on) * 0.5 + np.mean(inner[:4]) * 0.5 - np.mean(mid) - crowding)
 
 
-# Sudoku sides other than 9 (see shape.py), tried when an outline is not clearly 9x9. They
+# Sudoku sides other than 9 (see grid/shape.py), tried when an outline is not clearly 9x9. They
 # score a little lower, so a 9x9 outline wins a tie.
 OTHER_SIZES = (4, 6, 8, 12, 16)
 OTHER_SIZE_HANDICAP = 0.02

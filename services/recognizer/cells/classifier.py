@@ -14,9 +14,9 @@ import numpy as np
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-MODEL_PATH = Path(__file__).parent / "models" / "digits.joblib"
+MODEL_PATH = Path(__file__).parents[1] / "models" / "digits.joblib"
 # The same network trained with photos out of focus by the cell as well: read only on
-# grids focus.py calls soft, so every sharp grid keeps the main model's reading.
+# grids grid/focus.py calls soft, so every sharp grid keeps the main model's reading.
 SOFT_MODEL_PATH = MODEL_PATH.with_name("digits_soft.joblib")
 CLASSES = 10  # 0 = blank, then the digits 1..9
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer.cells import straighten
+from services.recognizer.grid.straighten import straighten
 
 FILL_CELL = 24  # pixels per cell when sampling fills
 INSIDE = (0.15, 0.85)  # the part of a cell sampled, clear of the grid lines

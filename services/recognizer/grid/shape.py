@@ -13,8 +13,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer.cells import PATCH, ink_map, straighten
-from services.recognizer.grid import grid_score
+from services.recognizer.grid.outlines import grid_score
+from services.recognizer.grid.straighten import PATCH, ink_map, straighten
 
 SIZES = (4, 6, 8, 9, 12, 16)
 USUAL = 9
@@ -264,3 +264,19 @@ def box_shape(gray: np.ndarray, lattice: np.ndarray) -> tuple[tuple[int, int], f
 
 CLEAR_CONTRAST = 0.2  # box lines' ink over the thin lines', relative, that is clear
 CLEAR_MARGIN = 0.5  # the best shape's contrast over the next one's that is clear
+
+
+def box_fields(gray: np.ndarray, lattice: np.ndarray) -> dict:
+    """The Reading's box, box_confidence and (when the shape is a guess) a warning, from
+    which of the grid's lines are thick."""
+    n = lattice.shape[0] - 1
+    (box_rows, box_cols), box_clarity = box_shape(gray, lattice)
+    warnings = [UNCLEAR_BOXES.format(n=n, r=box_rows, c=box_cols)] \
+        if box_clarity < CLEAR_BOXES else []
+    return dict(box=(box_rows, box_cols), box_confidence=round(box_clarity, 4),
+                warnings=warnings)
+
+
+CLEAR_BOXES = 0.5  # box clarity (box_shape) below this: the shape is a guess
+UNCLEAR_BOXES = ("the {n}x{n} grid's box lines are hard to tell from the others: it was "
+                 "read with boxes of {r} rows by {c} columns; check that this is right")

@@ -1,7 +1,7 @@
 """Read a killer sudoku off a located grid: lattice, walls, sums, cell digits, consistency.
 
 `read_killer` runs on every picture whose kind is not known for sure: its walls and sums
-are also the evidence kind.py weighs to tell killer from classic grids.
+are also the evidence killer/kind.py weighs to tell killer from classic grids.
 """
 
 from __future__ import annotations
@@ -12,37 +12,30 @@ import cv2
 import numpy as np
 
 from services.contracts import CageSumReading, SumCandidate
-from services.recognizer.cages import (
-    killer_lattice,
+from services.recognizer.cells.classifier import load_model
+from services.recognizer.cells.features import cell_features
+from services.recognizer.cells.symbols import fold
+from services.recognizer.grid.outlines import binarize, grid_score, rank_grids
+from services.recognizer.grid.straighten import PATCH, straighten
+from services.recognizer.killer.cage_lattice import killer_lattice, thin_ink
+from services.recognizer.killer.cages import (
     phase_steady_walls,
     straighten_at,
-    thin_ink,
     wall_ink,
     wall_probabilities,
     without_large_digits,
 )
-from services.recognizer.cells import PATCH, cell_features, straighten
-from services.recognizer.classifier import load_model
-from services.recognizer.fills import (
+from services.recognizer.killer.fills import (
     cell_fills,
     coloured_line_walls,
     colourful,
     fill_walls,
     sum_consistency,
 )
-from services.recognizer.grid import binarize, grid_score, rank_grids
-from services.recognizer.sums import (
-    MAX_SUM,
-    NARROW,
-    SUM_CELL,
-    along_top_left,
-    cell_ink,
-    corner_glyphs,
-    flagged_one,
-    load_killer_model,
-    read_sums,
-)
-from services.recognizer.symbols import fold
+from services.recognizer.killer.sum_finding import flagged_one
+from services.recognizer.killer.sum_glyphs import along_top_left, cell_ink, corner_glyphs
+from services.recognizer.killer.sum_tuning import MAX_SUM, NARROW, SUM_CELL
+from services.recognizer.killer.sums import load_killer_model, read_sums
 
 SIZE = 9  # the usual side; read_killer reads any side whose sums fit 1..45
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
@@ -94,7 +87,7 @@ class KillerRead:
     numbered_heads: int  # heads whose corner held a number (read, or illegible)
     # Heads whose corner holds a number set as the grid's sums are that could not be read
     illegible: tuple[tuple[int, int], ...] = ()
-    # Heads whose corner holds a number set as the grid's sums are, read or not (kind.py)
+    # Heads whose corner holds a number set as the grid's sums are, read or not (killer/kind.py)
     placed: int = 0
 
 
@@ -246,7 +239,7 @@ def set_as_sums(ink_sums: np.ndarray, cells, n: int = SIZE) -> set[tuple[int, in
     Such a number is still printed where every cage's sum is, which nothing in a
     classic grid is (a large digit stands in the cell's middle; a dash of a false wall
     is no digit, a person's writing keeps no one place). Counted over all heads, the
-    same test is kind evidence that holds however the numbers read (kind.py)."""
+    same test is kind evidence that holds however the numbers read (killer/kind.py)."""
     line = sums_line(ink_sums, cells, n)
     if line is None:
         return set()

@@ -9,7 +9,7 @@
    that column's. Blobs close together on one line are the digits of one number.
 3. Each digit is read by the clue digit classifier (0..9, trained on the nonogram
    renderer's screenshots and photos by scripts/train_clues.py; the glyph features are the
-   cage sums' of sums.py), and each number's candidates are the products of its digits'
+   cage sums' of cells/glyphs.py), and each number's candidates are the products of its digits'
    probabilities.
 4. Cells a person already filled (dark) or crossed ('x') are read as entries.
 """
@@ -23,11 +23,11 @@ import cv2
 import numpy as np
 
 from services.contracts import ClueReading, SumCandidate
-from services.recognizer.classifier import DigitModel, load_model
+from services.recognizer.cells.classifier import DigitModel, load_model
+from services.recognizer.cells.glyphs import Glyph, glyph_features, split_glyph
 from services.recognizer.errors import RecognitionError
-from services.recognizer.sums import Glyph, glyph_features, split_glyph
 
-CLUE_MODEL_PATH = Path(__file__).parent / "models" / "clues.joblib"
+CLUE_MODEL_PATH = Path(__file__).parents[1] / "models" / "clues.joblib"
 
 CLUE_CELL = 40  # pixels per grid cell in the straightened view
 MIN_SIDE, MAX_SIDE = 5, 60  # cells a side a nonogram grid may have

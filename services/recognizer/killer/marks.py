@@ -19,10 +19,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer import cell_kinds as kinds_model
-from services.recognizer.cages import thin_ink
-from services.recognizer.cells import PATCH, cell_features, straighten
-from services.recognizer.classifier import load_model
+from services.recognizer.cells import kinds as kinds_model
+from services.recognizer.cells.classifier import load_model
+from services.recognizer.cells.features import cell_features
+from services.recognizer.grid.straighten import PATCH, straighten
+from services.recognizer.killer.cage_lattice import thin_ink
 
 SIZE = 9
 CELL = 48  # pixels per straightened cell

@@ -7,9 +7,9 @@ import time
 import numpy as np
 
 from services.contracts import Reading
-from services.recognizer.decode import decode, decode_region
 from services.recognizer.errors import RecognitionError
-from services.recognizer.nonogram import NoGrid, NotANonogram, read_nonogram
+from services.recognizer.grid.decode import decode, decode_region
+from services.recognizer.nonogram.clues import NoGrid, NotANonogram, read_nonogram
 
 
 def _points(array: np.ndarray) -> list:

@@ -1,0 +1,137 @@
+"""The grid's digits: each cell read by the digit models, and the picture stood upright."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from services.recognizer.cells.classifier import load_model, load_soft_model
+from services.recognizer.cells.features import normalised_features, read_grid_cells
+from services.recognizer.cells.orientation import turn_lattice, upright_turns
+from services.recognizer.grid.focus import focus_views, in_focus
+from services.recognizer.grid.lattice import SIZE
+from services.recognizer.grid.straighten import PATCH, ink_map, straighten
+
+CLASSIC_GIVENS = 12  # this many large, confidently read digits make a 9x9 grid classic
+CLASSIC_CONFIDENCE = 0.99
+LARGE_DIGIT = 0.4  # a given's height as a share of the cell; cage sums are smaller
+# Taller than this is not a digit but ink joined along the cell, such as a dotted cage
+# outline with its sum, which the digit model can take for a 1.
+TALLEST_DIGIT = 0.8
+# A given's box centre lies this close to the cell's centre, across and down (many fonts
+# sit high or low in their cells; a cage sum sits in the top-left corner).
+CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
+UPRIGHT = 1.15
+# The soft-photo digit model's share of a soft grid's reading, the main model's the rest.
+# The two models err on different cells, and either alone is surer when wrong. Chosen on
+# synthetic soft photos only (bench/soft_share.py, 1 267 soft grids of seeds 61 000 000+
+# and 62 000 000+: a Gaussian, a lens's disk and a tilted page's defocus, 6-12 % of a
+# cell), as the share with the fewest cells misread at p > 0.9, the misreads the repair
+# does not question: 0 / 0.5 / 0.6 / 1 give 2 063 / 744 / 728 / 1 455 (cells misread
+# 8 208 / 6 568 / 6 351 / 6 372); 0.6 also lies lower in likelihood loss than 0.5.
+SOFT_SHARE = 0.6
+
+
+def digit_view(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """The grid straightened for the digit model, sharpened when it is out of focus."""
+    return in_focus(straighten(gray, lattice))
+
+
+def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """(n, n, 10) probabilities of blank, 1..9 for each cell of a 9x9 or smaller grid."""
+    return read_cells(gray, lattice)[0]
+
+
+def read_cells(gray: np.ndarray, lattice: np.ndarray,
+               features: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
+    """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
+    a given, not a cage sum in a corner). `features`: read_grid_cells' output, if known."""
+    n = lattice.shape[0] - 1
+    views = focus_views(straighten(gray, lattice))
+    features, boxes = features or read_grid_cells(views[0], n)
+    if len(views) > 1:
+        # An out-of-focus grid: its blur is only estimated, so its digits are read at
+        # each plausible sharpening and the readings averaged (grid/focus.py); the boxes, for
+        # telling givens, stay the first view's.
+        features = np.concatenate([features, *(read_grid_cells(view, n)[0]
+                                               for view in views[1:])])
+        probs = soft_grid_probabilities(features, len(views))
+    else:
+        probs = load_model().predict_proba(features)
+    probs = probs.reshape(n, n, -1)
+    x0, y0, x1, y1 = np.moveaxis(boxes, -1, 0)
+    centred = ((np.abs((x0 + x1) / 2 - 0.5) < CENTRED_ACROSS)
+               & (np.abs((y0 + y1) / 2 - 0.5) < CENTRED_DOWN))
+    upright = (y1 - y0) >= UPRIGHT * (x1 - x0)  # digits are taller than wide; cage boxes not
+    height = y1 - y0
+    given = ((1.0 - probs[..., 0] > 0.9) & (height >= LARGE_DIGIT) & (height <= TALLEST_DIGIT)
+             & centred & upright)
+    return probs, int(given.sum())
+
+
+def soft_grid_probabilities(features: np.ndarray, views: int) -> np.ndarray:
+    """Each cell's probabilities on a soft grid: `features` holds every cell in each of
+    `views` sharpened views, view after view; the readings of the main digit model and of
+    the one trained on soft photos too, SOFT_SHARE of the weight, averaged over views."""
+    probs = load_model().predict_proba(features)
+    if SOFT_SHARE:
+        probs = ((1 - SOFT_SHARE) * probs
+                 + SOFT_SHARE * load_soft_model().predict_proba(features))
+    return probs.reshape(views, -1, probs.shape[-1]).mean(axis=0)
+
+
+def stand_upright(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, int, tuple]:
+    """(lattice indexed by the puzzle's own rows and columns, clockwise quarter turns that
+    stand the picture upright, the cells' features in that orientation).
+
+    Only digits vote: cells whose blob is digit-sized and near the centre, and which the
+    digit model reads as a digit in at least one of the four turns (a turned digit may
+    look blank to it, a cage outline looks blank every way). Small cage sums in a corner
+    and pencil notes do not vote."""
+    straight = digit_view(gray, lattice)
+    n = lattice.shape[0] - 1
+    view = read_grid_cells(straight, n)
+    if n > SIZE:
+        # Grids above 9x9 may print letters, which the orientation model (trained on
+        # digits) cannot stand upright: they are read as the picture shows them.
+        return lattice, 0, view
+    blank = load_model().predict_proba(view[0])[:, 0]
+    x0, y0, x1, y1 = np.moveaxis(view[1].reshape(-1, 4), -1, 0)
+    side = np.maximum(x1 - x0, y1 - y0)
+    digit_sized = ((side >= LARGE_DIGIT) & (side <= TALLEST_DIGIT)
+                   & (np.abs((x0 + x1) / 2 - 0.5) < 0.2) & (np.abs((y0 + y1) / 2 - 0.5) < 0.2))
+    # Only a digit-sized blob that looks blank as the picture shows it can still turn out
+    # a digit in another turn: just those cells are read turned (the rest cannot change
+    # the vote, and reading every cell four times was a sixth of a killer's reading).
+    doubtful = np.flatnonzero(digit_sized & (blank >= 0.5))
+    if doubtful.size:
+        blank[doubtful] = np.minimum(blank[doubtful],
+                                     turned_blank(straight, n, doubtful).min(axis=0))
+    turns = upright_turns(view[0], digit_sized & (blank < 0.5))
+    if not turns:
+        return lattice, 0, view
+    return turn_lattice(lattice, turns), turns, \
+        read_grid_cells(np.ascontiguousarray(np.rot90(straight, -turns)), n)
+
+
+def turned_blank(straight: np.ndarray, n: int, cells: np.ndarray) -> np.ndarray:
+    """(3, len(cells)) blank probabilities of `cells` (indices in the picture's row-major
+    order) in the straightened grid turned clockwise 1, 2 and 3 times, each cell read as
+    read_grid_cells reads it in that turn (the ink map of the whole turned grid)."""
+    order = np.arange(n * n).reshape(n, n)
+    out = []
+    for k in (1, 2, 3):
+        ink = ink_map(np.ascontiguousarray(np.rot90(straight, -k)))
+        where = np.rot90(order, -k).ravel()  # picture cell at each place of the turned grid
+        rows = []
+        for cell in cells:
+            r, c = divmod(int(np.flatnonzero(where == cell)[0]), n)
+            rows.append(normalised_features(ink[r * PATCH:(r + 1) * PATCH,
+                                                c * PATCH:(c + 1) * PATCH]))
+        out.append(load_model().predict_proba(np.stack(rows))[:, 0])
+    return np.array(out)
+
+
+def classic_givens(n: int) -> int:
+    """Large, confidently read digits that make an n x n grid classic (when it shows no
+    cage walls): CLASSIC_GIVENS at 9x9, as many per cell at other sides (5 at 6x6)."""
+    return max(2, round(CLASSIC_GIVENS * n * n / 81))

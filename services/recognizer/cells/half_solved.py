@@ -1,0 +1,196 @@
+"""A half-solved page read: printed givens told from the person's digits and pencil notes.
+
+The cell kinds' classifier (cells/kinds.py) and the marks seen (cells/marks.py) give every
+cell its kind; the Reading carries the kinds and a print-only view of the digits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from services.recognizer.cells.kinds import (
+    CELL,
+    KINDS,
+    NOTES_MARK_SPAN,
+    NOTES_SPAN,
+    SIZE,
+    CellKinds,
+    classic_blank,
+    load_kind_model,
+    marginals,
+    straight_features,
+    stroke_spans,
+    with_classic_doubt,
+    with_classic_ink,
+    with_peers,
+    with_printed_digits,
+    without_tall_notes,
+)
+from services.recognizer.cells.marks import Marks, mark_seen, marks, with_mark_evidence
+from services.recognizer.grid.straighten import straighten
+
+
+def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray,
+                    classic: np.ndarray | None = None) -> CellKinds:
+    """The kind and digit probabilities of every cell of the grid at `lattice`;
+    `classic`: the classic digit model's (SIZE, SIZE, 10) reading of the same cells."""
+    return read_straight_kinds(straighten(colour, lattice, CELL), classic)
+
+
+def read_straight_kinds(straight: np.ndarray, classic: np.ndarray | None = None) -> CellKinds:
+    """read_cell_kinds of a grid already straightened at CELL pixels per cell."""
+    return kinds_of(kind_evidence(straight, classic))
+
+
+@dataclass
+class KindEvidence:
+    """What the kinds of a page's cells are decided from (see kind_evidence)."""
+
+    probs: np.ndarray  # (SIZE*SIZE, 20) the cell model's classes, the classic model heeded
+    as_read: np.ndarray  # probs without notes in cells with a tall stroke
+    spans: np.ndarray  # stroke_spans
+    seen: Marks
+    classic: np.ndarray | None
+
+
+def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None) -> KindEvidence:
+    probs = load_kind_model().predict_proba(straight_features(straight))
+    if classic is not None:
+        classic = np.asarray(classic, np.float64)
+        probs = with_classic_doubt(
+            with_printed_digits(with_classic_ink(probs, classic), classic), classic)
+    spans = stroke_spans(straight)
+    return KindEvidence(probs, without_tall_notes(probs, spans > NOTES_SPAN, classic), spans,
+                        marks(straight), classic)
+
+
+def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
+    """The cells' kinds: a page written on (written_on) gets its cells' own marks weighed;
+    any other page the print view (_print_view). `setting`: other values of (NOISE_MARKS,
+    MIN_MARKS, MARKS_PRINTED) (bench/written_on.py fits them)."""
+    noise_marks, min_marks, marks_printed = setting or (NOISE_MARKS, MIN_MARKS, MARKS_PRINTED)
+    writing = persons_marks(ev.seen, noise_marks)
+    unexplained = writing & (classic_blank(ev.classic, len(ev.probs)) > 0.5)
+    if not written_on(marginals(ev.as_read).kinds, writing, unexplained, min_marks,
+                      marks_printed):
+        # The cell model's kinds are kept where a mark stands above the grain as well:
+        # a small grainy photo's blank cells pass at one pixel's noise (Marks.grain).
+        clear = mark_seen(ev.seen.contrast - noise_marks * ev.seen.grain, ev.seen.span) > 0.5
+        return _print_view(ev.as_read, ev.classic, unexplained & clear)
+    return written_kinds(ev, noise_marks)
+
+
+def written_kinds(ev: KindEvidence, noise_marks: float | None = None) -> CellKinds:
+    """The cells' kinds on a page taken as written on: each cell's own marks weighed."""
+    noise_marks = NOISE_MARKS if noise_marks is None else noise_marks
+    seen = ev.seen
+    probs = with_mark_evidence(ev.probs, seen.contrast, seen.span, seen.with_lines,
+                               noise_marks * seen.grain)
+    # A light pencil stroke breaks up at the page's ink scale: its span at its own too.
+    tall = (ev.spans > NOTES_SPAN) | (seen.span > NOTES_MARK_SPAN)
+    probs = without_tall_notes(probs, tall, ev.classic, mark_seen(seen.contrast, seen.span))
+    kinds = marginals(with_peers(probs))
+    kinds.written = True
+    return kinds
+
+
+def _print_view(as_read: np.ndarray, classic: np.ndarray | None,
+                unexplained: np.ndarray) -> CellKinds:
+    """The kinds of a page not written on: blank or printed as the classic digit model
+    reads the cell, except where a person's mark lies in a cell that model sees blank
+    (a few light digits or notes on a page with little writing): there the cell model's
+    kinds. Its entries and notes elsewhere are print in an unfamiliar face or noise read
+    as writing: on synthetic print-only photos (heavy noise, dark, stripes) they were
+    most of the cells read wrong, and the solver would list them as the person's
+    digits."""
+    kinds = marginals(with_peers(as_read))
+    if classic is None:
+        return kinds
+    blank = classic_blank(classic, len(as_read)).reshape(SIZE, SIZE)
+    view = np.stack([blank, 1.0 - blank, np.zeros_like(blank), np.zeros_like(blank)], axis=-1)
+    none = np.zeros((SIZE, SIZE, 10))
+    none[..., 0] = 1.0
+    keep = unexplained.reshape(SIZE, SIZE, 1)
+    return CellKinds(np.where(keep, kinds.kinds, view), kinds.digits, kinds.givens,
+                     np.where(keep, kinds.entries, none))
+
+
+def kind_fields(kinds: CellKinds) -> dict:
+    """The Reading's fields for cell kinds (rounded: they travel as JSON)."""
+    return {"cell_kinds": np.round(kinds.kinds, 5).tolist(),
+            "entries": np.round(kinds.entries, 5).tolist()}
+
+
+# A page counts as written on when cells hold a person's marks (persons_marks) that the
+# cell model reads as sure entries (MIN_ENTRIES: print in a face the model has not seen
+# gives a few confident "entries", up to 9 on a real print-only photo in the shared dev
+# set) or as sure pencil notes (MIN_NOTES), or when MIN_MARKS cells the classic digit
+# model sees blank hold such a mark (light pencil the cell model reads as blank) on a page
+# whose print is read well (MARKS_PRINTED sure printed cells: stripes or fading that hide
+# much of the print leave marks the classic model cannot explain); and the page shows the
+# printed givens a written page still has (MIN_PRINTED).
+SURE_KIND = 0.9
+MIN_ENTRIES = 10
+MIN_NOTES = 1
+MIN_PRINTED = 10
+# Fitted by bench/written_on.py on synthetic print-only photos (ten failure classes),
+# synthetic written pages (seven kinds, drawn and photographed, and light pencil
+# photographed with creases or stripes) and the half_solved_photos train/ photos, never
+# val/: the fewest cells lost on the print-only pages first (a page nobody wrote on must
+# not pay for the decision), then on the written ones, ties to the setting that takes
+# the fewest pages for written. A person's mark stands NOISE_MARKS times the page's pixel
+# noise above what mark_seen asks (heavy noise and dark photos give blank cells marks as
+# dark as light pencil, 0.4 of the print; their noise sigma is 0.02-0.06 of it, a clean
+# photo's about 0.01). Before the page's lines were taken out of the marks (page_lines),
+# creases and stripes made the print-first fit ask for 20 sigmas, which hid light pencil
+# (a third of the print's darkness) on every photographed page.
+NOISE_MARKS = 4.0
+MIN_MARKS = 5
+MARKS_PRINTED = 23
+
+
+def persons_marks(seen: Marks, noise_marks: float | None = None) -> np.ndarray:
+    """(SIZE*SIZE,) bool: the cell holds a mark as dark as a person's writing (mark_seen)
+    once the page's pixel noise (NOISE_MARKS sigmas) is taken off its contrast."""
+    k = NOISE_MARKS if noise_marks is None else noise_marks
+    return mark_seen(seen.contrast - k * seen.noise, seen.span) > 0.5
+
+
+def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
+                        probs: np.ndarray) -> tuple[np.ndarray, dict]:
+    """(cell probabilities for the Reading, the Reading's kind fields).
+
+    On a page the person wrote on, a cell's probabilities become those of a printed
+    given (an entry or notes count as no given), so the puzzle is the printed one and
+    the repair weighs a cell's kind like any other reading. On a print-only page the
+    digit model's probabilities are kept as they were, and the kind fields are its
+    blank / printed split (_print_view); where the cell model sees a person's digit, the
+    page read as written on goes along too ("written_reading").
+    """
+    evidence = kind_evidence(straighten(colour, lattice, CELL), probs)
+    kinds = kinds_of(evidence)
+    if kinds.written:
+        return kinds.givens, kind_fields(kinds)
+    fields = kind_fields(kinds)
+    # Too few of a person's digits to take the page as written on (print in an unfamiliar
+    # face reads as a few sure entries too): the page read as written on goes along, for
+    # the solver to turn to if the print-only reading cannot be solved.
+    written = written_kinds(evidence)
+    if (written.kinds[..., 2] > 0.5).any():
+        fields["written_reading"] = {"cells": np.round(written.givens, 5).tolist(),
+                                     **kind_fields(written)}
+    return probs, fields
+
+
+def written_on(kinds: np.ndarray, writing: np.ndarray, unexplained: np.ndarray,
+               min_marks: int = MIN_MARKS, marks_printed: int = MARKS_PRINTED) -> bool:
+    """Whether a page with these (SIZE, SIZE, 4) kind probabilities (the cell model's) is
+    written on. `writing`: (SIZE*SIZE,) cells holding a person's marks (persons_marks);
+    `unexplained`: those the classic digit model sees blank. See MIN_ENTRIES."""
+    sure = kinds.reshape(-1, len(KINDS)) > SURE_KIND
+    by_marks = int(np.sum(unexplained)) >= min_marks and sure[:, 1].sum() >= marks_printed
+    return bool(((sure[:, 2] & writing).sum() >= MIN_ENTRIES
+                 or (sure[:, 3] & writing).sum() >= MIN_NOTES or by_marks)
+                and sure[:, 1].sum() >= MIN_PRINTED)

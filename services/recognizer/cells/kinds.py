@@ -1,0 +1,405 @@
+"""What each cell of a half-solved page holds: blank, a printed given, the person's own
+digit (handwritten, or entered in an app), or small pencil candidates.
+
+One classifier reads every cell into one of 20 classes: blank, printed 1-9, entry 1-9,
+notes. The kind probabilities (blank / printed / entry / notes) and the digit
+probabilities are its marginals, so a cell whose printed/handwritten split is uncertain
+carries that doubt to the solver instead of a hard choice.
+
+Features, per cell of the grid straightened at CELL pixels: the centred digit's HOG and
+shape measures from cells/features.py (which digit), a coarse picture of the cell's ink as it sits
+(small notes near the top against one large digit), and stroke measures: darkness,
+thickness, colour against the paper and blob count (printed type is black and heavy;
+pencil and pen are lighter, thinner or coloured; notes are several small blobs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import joblib
+import numpy as np
+
+from services.recognizer.cells.classifier import tempered_softmax
+from services.recognizer.cells.features import features, normalise_cell
+from services.recognizer.grid.straighten import ink_map, straighten
+
+MODEL_PATH = Path(__file__).parents[1] / "models" / "cell_kinds.joblib"
+SIZE = 9
+CELL = 40  # pixels per straightened cell: small pencil digits need more than PATCH (32)
+COARSE = 8  # the cell's ink as it sits, at COARSE x COARSE
+KINDS = ("blank", "printed", "entry", "notes")
+# Class index -> (kind index, digit); digit 0 for blank and notes.
+CLASSES = [(0, 0)] + [(1, d) for d in range(1, 10)] + [(2, d) for d in range(1, 10)] + [(3, 0)]
+NOTES_CLASS = len(CLASSES) - 1
+
+
+def class_of(kind: str, digit: int) -> int:
+    """The class index of a cell holding `digit` (0 for none) of `kind`."""
+    if kind == "blank":
+        return 0
+    if kind == "notes":
+        return NOTES_CLASS
+    return digit if kind == "printed" else 9 + digit
+
+
+def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Darkness, thickness, colour and blob measures of the ink inside the cell's inset."""
+    p = ink.shape[0]
+    m = int(0.12 * p)
+    inner, col = ink[m:p - m, m:p - m], colour[m:p - m, m:p - m].astype(np.float32)
+    strokes = inner >= 0.35
+    n_ink = int(strokes.sum())
+    if n_ink < 4:
+        return np.zeros(10, np.float32)
+    dark = inner[strokes]
+    if strokes.all():
+        # No paper pixel at all (a shaded or misplaced cell): OpenCV's distance to paper
+        # is then endless; the stroke is as thick as the inset can tell.
+        thickness = inner.shape[0] / 2
+    else:
+        dist = cv2.distanceTransform(strokes.astype(np.uint8), cv2.DIST_L2, 3)
+        thickness = float(dist[strokes].mean())
+    lab = cv2.cvtColor((col / 255.0).astype(np.float32)[None].reshape(-1, 1, 3),
+                       cv2.COLOR_BGR2Lab).reshape(inner.shape + (3,))
+    paper = np.median(lab[~strokes], axis=0) if (~strokes).any() else lab.reshape(-1, 3).mean(0)
+    ink_lab = lab[strokes].mean(axis=0) - paper
+    count, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    heights = stats[1:, cv2.CC_STAT_HEIGHT]
+    big = areas >= 0.004 * inner.size
+    tallest = float(heights[big].max()) / inner.shape[0] if big.any() else 0.0
+    ys = np.nonzero(strokes.any(axis=1))[0]
+    return np.array([
+        float(np.median(dark)), float(np.percentile(dark, 90)), thickness / p * 10,
+        ink_lab[0] / 50, ink_lab[1] / 20, ink_lab[2] / 20,
+        float(big.sum()) / 4, tallest, ys.min() / inner.shape[0], n_ink / inner.size * 4,
+    ], np.float32)
+
+
+# The ink scale of a page is set by its darkest marks (grid lines, printed type), so a
+# light pencil digit peaks at a third of it and falls under the stroke level of grid/straighten.py:
+# read as blank or as a broken shape. The handwriting reader (HandDigitModel) reads each
+# cell's ink stretched to its own peak, up to MAX_GAIN times; a blank cell's faint
+# show-through (peak under PEAK_FLOOR) is stretched no further than to half the stroke
+# level's reach.
+PEAK_FLOOR = 0.45
+MAX_GAIN = 1 / PEAK_FLOOR
+
+
+def own_contrast(cell_ink: np.ndarray) -> float:
+    """The gain (>= 1) that brings the ink inside the cell's inset to its own contrast."""
+    p = cell_ink.shape[0]
+    m = int(0.16 * p)
+    peak = float(np.percentile(cell_ink[m:p - m, m:p - m], 99))
+    return float(min(MAX_GAIN, max(1.0, 1.0 / max(peak, PEAK_FLOOR))))
+
+
+def digit_features(cell_ink: np.ndarray) -> np.ndarray:
+    """The centred digit's features (cells/features.py) of one cell's ink at its own contrast."""
+    digit, shape, _ = normalise_cell(cell_ink * own_contrast(cell_ink))
+    return features(digit, shape)
+
+
+def cell_kind_features(colour: np.ndarray, lattice: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, F) features of each cell, row by row, from the colour picture (BGR)
+    and its (SIZE+1)^2 grid line intersections."""
+    return straight_features(straighten(colour, lattice, CELL))
+
+
+def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None = None
+                      ) -> np.ndarray:
+    """cell_kind_features of a grid already straightened at CELL pixels per cell: the
+    cell model's KIND_FEATURES columns, then the handwriting reader's digit_features
+    (HAND_FEATURES columns) and the cell's contrast gain. `cells`: only these, in this
+    order (default: every cell, row by row)."""
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
+    ink = ink_map(gray)
+    rows = []
+    every = [(r, c) for r in range(SIZE) for c in range(SIZE)]
+    for r, c in every if cells is None else cells:
+        sl = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
+        cell_ink = ink[sl]
+        digit, shape, box = normalise_cell(cell_ink)
+        coarse = cv2.resize(np.minimum(cell_ink, 1.5), (COARSE, COARSE),
+                            interpolation=cv2.INTER_AREA).ravel()
+        gain = own_contrast(cell_ink)
+        rows.append(np.concatenate([features(digit, shape), box * 4, coarse,
+                                    _stroke_measures(cell_ink, straight[sl]) * 4,
+                                    digit_features(cell_ink), [1.0 / gain]]))
+    return np.stack(rows).astype(np.float32)
+
+
+HAND_FEATURES = len(digit_features(np.zeros((CELL, CELL), np.float32)))
+KIND_FEATURES = HAND_FEATURES + 4 + COARSE * COARSE + 10  # digit, box, coarse, strokes
+ALL_FEATURES = KIND_FEATURES + HAND_FEATURES + 1
+
+
+def mlp_logits(scaler, net, x: np.ndarray) -> np.ndarray:
+    a = scaler.transform(x)
+    for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
+        a = np.maximum(a @ w + b, 0.0)
+    return a @ net.coefs_[-1] + net.intercepts_[-1]
+
+
+@dataclass
+class HandDigitModel:
+    """Which digit 1-9 a person wrote (column d-1), from digit_features: trained on
+    thousands of real handwritten digits (gridsight/training/hand_digits.py)."""
+
+    scaler: object
+    network: object
+    temperature: float
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """From hand features alone (HAND_FEATURES columns) or a whole feature row."""
+        if x.shape[1] == ALL_FEATURES:
+            x = x[:, KIND_FEATURES:KIND_FEATURES + HAND_FEATURES]
+        return mlp_logits(self.scaler, self.network, x)
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        return tempered_softmax(self.logits(x), self.temperature)
+
+
+@dataclass
+class CellKindModel:
+    """Scaler and network from scikit-learn and a calibrating temperature; `hand` reads
+    which digit an entry is."""
+
+    scaler: object
+    network: object
+    temperature: float
+    info: dict
+    hand: HandDigitModel | None = None
+    columns: int = KIND_FEATURES  # the feature columns the cell model reads
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        probs = tempered_softmax(mlp_logits(self.scaler, self.network, x[:, :self.columns]),
+                                 self.temperature)
+        if self.hand is not None:
+            probs = with_hand_digits(probs, self.hand.predict_proba(x))
+        return probs
+
+
+PRINTED_CLASSES = slice(1, 10)  # printed 1-9 in CLASSES
+ENTRY_CLASSES = slice(10, 19)  # entry 1-9 in CLASSES
+
+
+def with_hand_digits(probs: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """Class probabilities whose entry digits are the geometric mean of the cell model's
+    and the handwriting reader's (both have seen handwriting; neither alone reads it as
+    well), the entry kind's total kept. A mean, not a product: two readers that agree
+    on a misread must not make it near-certain, or wrong_entries lists it as a mistake."""
+    return _with_mean_digits(probs, ENTRY_CLASSES, hand)
+
+
+def _with_mean_digits(probs: np.ndarray, part: slice, other: np.ndarray) -> np.ndarray:
+    """`probs` whose digits 1-9 of one kind (`part` of CLASSES) are the geometric mean of
+    their own and `other`'s (rows of nine digit probabilities), that kind's total kept."""
+    mine = probs[:, part]
+    total = mine.sum(axis=1, keepdims=True)
+    joint = np.sqrt(mine / np.maximum(total, 1e-12) * other)
+    joint /= np.maximum(joint.sum(axis=1, keepdims=True), 1e-300)
+    out = probs.copy()
+    out[:, part] = joint * total
+    return out
+
+
+@cache
+def load_kind_model(path: Path = MODEL_PATH) -> CellKindModel:
+    return joblib.load(path)
+
+
+@dataclass
+class CellKinds:
+    """kinds[r, c]: probabilities of blank, printed, entry, notes; digits[r, c, v]:
+    probability that the cell's digit is v (v = 0: no digit), whatever its kind;
+    givens[r, c, v]: probability that the cell holds printed v (v = 0: no given)."""
+
+    kinds: np.ndarray
+    digits: np.ndarray
+    givens: np.ndarray
+    entries: np.ndarray  # [r, c, v]: probability of the person's digit v (0 = none)
+    written: bool = False  # the page is taken as written on (see written_on)
+
+
+def marginals(probs: np.ndarray) -> CellKinds:
+    """Kind, digit, given and entry probabilities from (SIZE*SIZE, 20) class probabilities."""
+    n = probs.shape[0]
+    kinds = np.zeros((n, len(KINDS)))
+    digits = np.zeros((n, 10))
+    givens = np.zeros((n, 10))
+    entries = np.zeros((n, 10))
+    for k, (kind, digit) in enumerate(CLASSES):
+        kinds[:, kind] += probs[:, k]
+        digits[:, digit] += probs[:, k]
+        givens[:, digit if kind == 1 else 0] += probs[:, k]
+        entries[:, digit if kind == 2 else 0] += probs[:, k]
+    shape = (SIZE, SIZE)
+    return CellKinds(kinds.reshape(shape + (4,)), digits.reshape(shape + (10,)),
+                     givens.reshape(shape + (10,)), entries.reshape(shape + (10,)))
+
+
+def _peers() -> np.ndarray:
+    """(81, 81) bool: the other cells of each cell's row, column and box."""
+    index = np.arange(SIZE * SIZE).reshape(SIZE, SIZE)
+    peers = np.zeros((SIZE * SIZE, SIZE * SIZE), bool)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            i = index[r, c]
+            peers[i, index[r]] = peers[i, index[:, c]] = True
+            peers[i, index[r - r % 3:r - r % 3 + 3, c - c % 3:c - c % 3 + 3].ravel()] = True
+            peers[i, i] = False
+    return peers
+
+
+PEERS = _peers()
+# How strongly a digit in a peer cell speaks against the same digit here. Below 1: a
+# person does write a digit twice in a row now and then (a wrong entry), and that must
+# stay readable when the ink says so clearly.
+ALL_DIFFERENT = 0.9
+SWEEPS = 3
+
+
+def with_peers(probs: np.ndarray, strength: float = ALL_DIFFERENT,
+               sweeps: int = SWEEPS) -> np.ndarray:
+    """Class probabilities whose digits also weigh the cell's row, column and box.
+
+    On half-solved val photos every misread digit (53 cells: a person's 9 read as a printed
+    6, a 3 as an 8) repeated a digit read in one of its peers, and no true digit did: most
+    of what a person writes is right, so a sudoku's digits differ along every house. Each
+    cell's digit probabilities, within its kind (the printed/entry/blank/notes split is
+    the ink's alone), are multiplied by prod over peers of (1 - strength * q), q the peer's
+    probability of holding that digit (mean field, a few sweeps). A clear digit beside a
+    doubtful twin keeps its reading; the doubtful one moves to its next most likely digit
+    and keeps that doubt in its probability.
+    """
+    totals, shares = [], []
+    for part in (PRINTED_CLASSES, ENTRY_CLASSES):
+        total = probs[:, part].sum(axis=1, keepdims=True)
+        totals.append(total)
+        shares.append(probs[:, part] / np.maximum(total, 1e-12))
+    current = list(shares)
+    weights = PEERS.astype(np.float64)
+    for _ in range(sweeps):
+        holds = np.clip(totals[0] * current[0] + totals[1] * current[1], 0.0, 1.0)
+        factor = np.exp(weights @ np.log1p(-strength * holds))
+        current = [s * factor for s in shares]
+        current = [c / np.maximum(c.sum(axis=1, keepdims=True), 1e-300) for c in current]
+    out = probs.copy()
+    out[:, PRINTED_CLASSES] = current[0] * totals[0]
+    out[:, ENTRY_CLASSES] = current[1] * totals[1]
+    return out
+
+
+def with_classic_ink(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
+    """Class probabilities whose blank share also heeds the classic digit model (cells/features.py),
+    one way only: where that model sees a digit more surely than the cell model sees ink,
+    the blank odds become the geometric mean of the two models' odds, the rest shared out
+    as the cell model had it. On the half-solved val photos, the cell model called a
+    clearly written digit blank in shadowed or tinted cells (21 cells) while the classic
+    model saw it; it never saw ink in a truly blank cell the cell model called blank. Its
+    "blank", though, is no evidence: light pencil falls under its stroke level."""
+    classic = classic.reshape(len(probs), -1)
+    seen_blank = classic[:, 0] / np.maximum(classic.sum(axis=1), 1e-12)
+    blank = probs[:, 0]
+    odds = np.sqrt(blank / np.maximum(1 - blank, 1e-12)
+                   * seen_blank / np.maximum(1 - seen_blank, 1e-12))
+    new_blank = np.where(seen_blank < blank, odds / (1 + odds), blank)
+    out = probs * ((1 - new_blank) / np.maximum(1 - blank, 1e-12))[:, None]
+    out[:, 0] = new_blank
+    return out
+
+
+def with_printed_digits(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
+    """Class probabilities whose printed digits are the geometric mean of the cell model's
+    and the classic digit model's (trained on many typefaces; the cell model has seen the
+    print of 20 newspaper puzzles), the printed kind's total kept: on the half-solved val
+    photos the cell model alone misread shaded or tinted printed digits (a 3 as an 8, a
+    7 as a 4). The classic model's digits are taken whatever it thinks of the ink."""
+    classic = classic.reshape(len(probs), -1)[:, 1:]
+    classic = classic / np.maximum(classic.sum(axis=1, keepdims=True), 1e-12)
+    return _with_mean_digits(probs, PRINTED_CLASSES, classic)
+
+
+# The share of the classic digit model in a person's digit: it reads print and gets 84 %
+# of handwritten digits right, so it rarely decides one; but where it reads another digit
+# clearly, that digit keeps a probability the repair and "where did I go wrong?" can
+# see, instead of two handwriting readers' confident misread (a shadowed 7 read as a 2
+# at p 0.99 while the classic model read 7 at 0.98).
+CLASSIC_IN_ENTRIES = 0.05
+
+
+def with_classic_doubt(probs: np.ndarray, classic: np.ndarray,
+                       share: float = CLASSIC_IN_ENTRIES) -> np.ndarray:
+    """Class probabilities whose entry digits are a mixture: (1 - share) of their own and
+    `share` of the classic digit model's digits, the entry kind's total kept."""
+    classic = classic.reshape(len(probs), -1)[:, 1:]
+    classic = classic / np.maximum(classic.sum(axis=1, keepdims=True), 1e-12)
+    mine = probs[:, ENTRY_CLASSES]
+    total = mine.sum(axis=1, keepdims=True)
+    out = probs.copy()
+    out[:, ENTRY_CLASSES] = total * ((1 - share) * mine / np.maximum(total, 1e-12)
+                                     + share * classic)
+    return out
+
+
+def stroke_spans(straight: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE,) the height of each cell's tallest stroke (at the cell's own contrast)
+    as a share of the cell's inset, from a grid straightened at CELL pixels per cell."""
+    ink = ink_map(cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY), CELL)
+    m = int(0.12 * CELL)
+    spans = np.zeros(SIZE * SIZE)
+    for k in range(SIZE * SIZE):
+        r, c = divmod(k, SIZE)
+        cell_ink = ink[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
+        inner = cell_ink[m:CELL - m, m:CELL - m] * own_contrast(cell_ink)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(
+            (inner >= 0.35).astype(np.uint8), connectivity=8)
+        big = stats[1:, cv2.CC_STAT_AREA] >= 0.004 * inner.size
+        if big.any():
+            spans[k] = stats[1:, cv2.CC_STAT_HEIGHT][big].max() / inner.shape[0]
+    return spans
+
+
+# Pencil candidates are small digits: on the train photos' 376 note cells the tallest
+# stroke spans at most 0.69 of the inset (val: 0.72). A taller one is a full-size digit or
+# a shadow's edge across the cell. Measured at the cell's own contrast (marks().span), the
+# train photos' note cells span at most 0.71 and their digits at least 0.79.
+NOTES_SPAN = 0.85
+NOTES_MARK_SPAN = 0.75
+
+
+def without_tall_notes(probs: np.ndarray, tall: np.ndarray, classic: np.ndarray | None,
+                       marked: np.ndarray | None = None) -> np.ndarray:
+    """Class probabilities in which a cell with a tall stroke (`tall`: a stroke spans
+    more than NOTES_SPAN of the inset, or NOTES_MARK_SPAN at the cell's own contrast)
+    holds no notes: their share goes to blank as far as neither the classic digit model
+    nor the cell's own marks (`marked`: the probability that a mark is seen, see
+    mark_seen) see anything there, the rest to the digit classes as they stood. On val
+    the cell model read 8 large digits (light pencil, a red-tinted photo) and 3 blanks
+    crossed by a shadow's edge as notes."""
+    out = probs.copy()
+    seen_blank = classic_blank(classic, len(probs))
+    if marked is not None:
+        seen_blank = seen_blank * (1.0 - marked)
+    for k in np.flatnonzero(tall):
+        notes = out[k, NOTES_CLASS]
+        out[k, NOTES_CLASS] = 0.0
+        digits = out[k, 1:NOTES_CLASS].sum()
+        to_digits = notes * (1 - seen_blank[k]) if digits > 0 else 0.0
+        out[k, 0] += notes - to_digits
+        if digits > 0:
+            out[k, 1:NOTES_CLASS] *= (digits + to_digits) / digits
+    return out
+
+
+def classic_blank(classic: np.ndarray | None, n: int) -> np.ndarray:
+    """(n,) the classic digit model's p(blank) per cell (1 without its reading)."""
+    if classic is None:
+        return np.ones(n)
+    flat = np.asarray(classic, np.float64).reshape(n, -1)
+    return flat[:, 0] / np.maximum(flat.sum(axis=1), 1e-12)
