@@ -22,12 +22,19 @@ from pathlib import Path
 
 import redis
 
-from services.contracts import RECOGNIZE_QUEUE, SOLVE_LARGE_QUEUE, SOLVE_QUEUE
+from services.contracts import (
+    RECOGNIZE_QUEUE,
+    SOLVE_LARGE_QUEUE,
+    SOLVE_QUEUE,
+    SOLVE_QUEUES,
+    SOLVE_TYPED_QUEUE,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER_MODULES = {
     RECOGNIZE_QUEUE: "services.recognizer.tasks",
     SOLVE_QUEUE: "services.solver.tasks",
+    SOLVE_TYPED_QUEUE: "services.solver.tasks",
     SOLVE_LARGE_QUEUE: "services.solver.tasks",
 }
 # One BLAS thread per worker: on two cores, more threads only fight each other.
@@ -160,11 +167,12 @@ class Stack:
         path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         return os.environ | QUIET_THREADS | {"REDIS_URL": self.redis_url, "PYTHONPATH": path}
 
-    def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE, SOLVE_LARGE_QUEUE),
+    def start_workers(self, queues=(RECOGNIZE_QUEUE, *SOLVE_QUEUES),
                       recognize_processes: int = 1) -> None:
         """One worker per queue. Reading pictures is the slow stage, so its worker may run
-        several pool processes; solving takes milliseconds and one is plenty. Large
-        typed-in puzzles have a solver of their own, so pictures never wait behind them."""
+        several pool processes; solving a picture's reading takes milliseconds and one is
+        plenty. Typed-in puzzles (small, and large) have solvers of their own, so
+        pictures never wait behind them."""
         for queue in queues:
             processes = recognize_processes if queue == RECOGNIZE_QUEUE else 1
             self.workers[queue] = self._spawn(worker_command(queue, processes), cwd=ROOT,

@@ -22,7 +22,8 @@ class Settings(BaseSettings):
     # cannot hold connections open.
     body_idle_seconds: float = 15.0
     # Largest typed-in nonogram side, and the cells past which a typed-in puzzle is
-    # solved on the `solve-large` queue, so pictures never wait behind it.
+    # solved on the `solve-large` queue rather than `solve-typed` (pictures' solves have
+    # the `solve` queue to themselves).
     max_nonogram_side: int = 1000
     large_puzzle_cells: int = 100 * 100
     solve_seconds: float = 10.0

@@ -27,8 +27,7 @@ from services import metrics
 from services.contracts import (
     RECOGNIZE_QUEUE,
     RECOGNIZE_TASK,
-    SOLVE_LARGE_QUEUE,
-    SOLVE_QUEUE,
+    SOLVE_QUEUES,
     SOLVE_TASK,
     Job,
 )
@@ -69,7 +68,7 @@ def sweep(store: JobStore, sender: Celery, settings: Settings | None = None,
 
 def _queues_busy(store: JobStore) -> bool:
     with store.redis.pipeline(transaction=False) as pipe:
-        for queue in (RECOGNIZE_QUEUE, SOLVE_QUEUE, SOLVE_LARGE_QUEUE):
+        for queue in (RECOGNIZE_QUEUE, *SOLVE_QUEUES):
             pipe.llen(queue)
         return any(pipe.execute())
 

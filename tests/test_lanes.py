@@ -1,0 +1,67 @@
+"""Lanes by expected cost, with real workers: a picture never waits behind slow typed-in
+puzzles, which are solved on queues of their own."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import httpx
+import pytest
+
+from gridsight.stack import Stack, free_port
+from gridsight.synth.puzzles import make_nonogram, make_sudoku
+from gridsight.synth.render import render_sudoku
+from tests.conftest import wait_for_job, wait_until_healthy
+from tests.test_end_to_end import png
+
+SOLVE_SECONDS = 2  # each slow nonogram searches this long, then ends `failed`
+SLOW_PUZZLES = 5
+
+
+@pytest.fixture(scope="module")
+def lanes_service():
+    env = {"GRIDSIGHT_SOLVE_SECONDS": str(SOLVE_SECONDS), "GRIDSIGHT_JOBS_PER_MINUTE": "0",
+           "GRIDSIGHT_READS_PER_MINUTE": "0"}
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        with Stack() as stack:
+            stack.start_broker(prefer="redis-server")
+            stack.start_workers()
+            base = stack.start_gateway(port=free_port())
+            wait_until_healthy(base)
+            with httpx.Client(base_url=base, timeout=30) as http:
+                yield http
+
+
+def picture_seconds(http: httpx.Client, seed: int) -> float:
+    givens, solution = make_sudoku(random.Random(seed))
+    picture = png(render_sudoku(givens, style="screenshot", seed=seed))
+    started = time.monotonic()
+    created = http.post("/v1/jobs", files={"image": ("s.png", picture, "image/png")})
+    assert created.status_code == 202
+    job = wait_for_job(http, created.json()["id"])
+    assert job["status"] == "solved" and job["result"]["solution"] == solution
+    return time.monotonic() - started
+
+
+def test_a_picture_does_not_wait_behind_slow_typed_in_puzzles(lanes_service):
+    http = lanes_service
+    picture_seconds(http, 70)  # the workers' first task loads their models
+    idle = picture_seconds(http, 71)
+    slow = []
+    for seed in range(SLOW_PUZZLES):
+        puzzle, _ = make_nonogram(random.Random(seed + 5), 60, 60)
+        response = http.post("/v1/jobs", json=puzzle.model_dump(mode="json"))
+        assert response.status_code == 202
+        slow.append(response.json()["id"])
+    deadline = time.monotonic() + 30
+    while http.get(f"/v1/jobs/{slow[0]}").json()["status"] != "solving":
+        assert time.monotonic() < deadline, "the slow puzzles never started"
+        time.sleep(0.05)
+    behind = picture_seconds(http, 72)
+    # On one shared queue the picture's solve would wait for all of them (10 s).
+    assert behind <= idle + 2, (idle, behind)
+    states = [http.get(f"/v1/jobs/{job_id}").json()["status"] for job_id in slow]
+    assert states.count("queued") >= SLOW_PUZZLES - 2, states  # they were still there
