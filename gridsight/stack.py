@@ -48,16 +48,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_healthy(base: str, seconds: float = 60) -> bool:
-    """Whether the gateway at `base` answered /healthz with 200 within `seconds`."""
+def wait_healthy(base: str, seconds: float = 60, workers: bool = False) -> bool:
+    """Whether the gateway at `base` answered within `seconds` that its Redis answers;
+    with `workers`, that every queue has a live worker too (/healthz's 200)."""
     import httpx  # of the test extras: only benches and tests wait on a gateway
 
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+            response = httpx.get(f"{base}/healthz", timeout=3)
+            if response.status_code == 200 or (
+                    not workers and response.json().get("redis") is True):
                 return True
-        except httpx.TransportError:
+        except (httpx.TransportError, ValueError):
             pass
         time.sleep(0.2)
     return False

@@ -1,9 +1,12 @@
-"""Lanes by expected cost, with real workers: a picture never waits behind slow typed-in
-puzzles, which are solved on queues of their own."""
+"""The queues, with real workers: lanes by expected cost (a picture never waits behind
+slow typed-in puzzles, which are solved on queues of their own), and /healthz telling
+which queues have a live worker."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import time
 
 import httpx
@@ -31,8 +34,9 @@ def lanes_service():
             stack.start_workers()
             base = stack.start_gateway(port=free_port())
             wait_until_healthy(base)
+            wait_until_healthy(base, workers=True)
             with httpx.Client(base_url=base, timeout=30) as http:
-                yield http
+                yield http, stack
 
 
 def picture_seconds(http: httpx.Client, seed: int) -> float:
@@ -47,7 +51,7 @@ def picture_seconds(http: httpx.Client, seed: int) -> float:
 
 
 def test_a_picture_does_not_wait_behind_slow_typed_in_puzzles(lanes_service):
-    http = lanes_service
+    http, _ = lanes_service
     picture_seconds(http, 70)  # the workers' first task loads their models
     idle = picture_seconds(http, 71)
     slow = []
@@ -65,3 +69,35 @@ def test_a_picture_does_not_wait_behind_slow_typed_in_puzzles(lanes_service):
     assert behind <= idle + 2, (idle, behind)
     states = [http.get(f"/v1/jobs/{job_id}").json()["status"] for job_id in slow]
     assert states.count("queued") >= SLOW_PUZZLES - 2, states  # they were still there
+
+
+def seconds_until(http: httpx.Client, status: int, limit: float = 20.0) -> tuple[float, dict]:
+    started = time.monotonic()
+    while True:
+        response = http.get("/healthz")
+        if response.status_code == status:
+            return time.monotonic() - started, response.json()
+        assert time.monotonic() - started < limit, response.json()
+        time.sleep(0.2)
+
+
+def test_health_names_a_queue_whose_worker_is_frozen_or_gone(lanes_service):
+    http, stack = lanes_service
+    healthy = http.get("/healthz")
+    assert healthy.status_code == 200, healthy.json()
+    assert all(q["workers"] == 1 for q in healthy.json()["queues"].values())
+    frozen = stack.workers["recognize"]
+    os.kill(frozen.pid, signal.SIGSTOP)
+    try:
+        seconds, body = seconds_until(http, 503)
+        print(f"/healthz 503 {seconds:.1f} s after the picture worker froze")
+        assert seconds <= 10 and body["unserved"] == ["recognize"], body
+        assert body["queues"]["recognize"]["workers"] == 0
+    finally:
+        os.kill(frozen.pid, signal.SIGCONT)
+    seconds_until(http, 200)
+    gone = stack.workers["solve-large"]
+    gone.terminate()
+    gone.wait(timeout=30)
+    seconds, body = seconds_until(http, 503)
+    assert seconds <= 10 and body["unserved"] == ["solve-large"], body
