@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     # When set, the workers touch this file at every sweep interval (a cheap healthcheck).
     heartbeat_file: str = ""
     job_ttl_seconds: int = 24 * 3600
+    # The lowest level of the services' JSON log lines (debug, info, warning, error).
+    log_level: str = "info"
     # Longer than the slowest task, so a running task is never handed out twice.
     visibility_timeout_seconds: int = 900
     # A task whose worker died this many times ends its job as failed.
