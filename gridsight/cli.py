@@ -144,26 +144,86 @@ DEFAULT_DATA = "~/.local/share/gridsight"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from gridsight.stack import Stack
+    from gridsight.stack import FolderInUse, Stack, hold_data_folder, unprivileged_user
 
+    data = Path(args.data).expanduser()
+    try:
+        # Held until this process ends: a second serve on the same folder would start a
+        # second Redis on the same append-only file.
+        lock = hold_data_folder(data)  # noqa: F841 - held, not used
+    except FolderInUse as exc:
+        print(f"gridsight serve: {exc}", file=sys.stderr)
+        return 1
     # Stop the children on `kill` as on Ctrl-C: SystemExit unwinds through Stack.close().
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    with Stack() as stack:
+    user, why_not = unprivileged_user()
+    if why_not:
+        print(f"gridsight: workers run as root: {why_not}", flush=True)
+    with Stack(quiet=not args.verbose, worker_user=user) as stack:
         # The private redis-server keeps its data in an append-only file here, so that
         # its restart (or gridsight's) loses no job.
-        stack.start_broker(data_dir=Path(args.data).expanduser())
+        stack.start_broker(data_dir=data)
+        say(f"broker ready: {stack.broker} at {stack.redis_url}")
         stack.start_workers(recognize_processes=args.readers)
         url = stack.start_gateway(args.host, args.port)
-        print(f"gridsight: serving on {url} (broker: {stack.broker}, {stack.redis_url})",
-              flush=True)
+        readiness = Readiness(url.replace("//0.0.0.0:", "//127.0.0.1:"),
+                              as_user=f" (as {user})" if user else "")
         try:
             while True:  # supervise: a child that died is started again
                 time.sleep(0.5)
                 for command in stack.restart_dead():
                     print(f"gridsight: restarted a stopped process: {command}",
                           file=sys.stderr, flush=True)
+                if readiness.announce() and not readiness.served:
+                    readiness.served = True
+                    say(f"serving on {url}")
         except KeyboardInterrupt:
             return 0
+
+
+def say(line: str) -> None:
+    print(f"gridsight: {line}", flush=True)
+
+
+class Readiness:
+    """Announces each service once, when the gateway's /healthz first shows it ready."""
+
+    def __init__(self, url: str, as_user: str = ""):
+        self.url, self.as_user = url, as_user
+        self.ready: set[str] = set()
+        self.served = False
+
+    def announce(self) -> bool:
+        """Whether all are ready (after saying which became ready since last asked)."""
+        if self.served:
+            return True
+        health = self.health()
+        if health is None:
+            return False
+        if "gateway" not in self.ready:
+            self.ready.add("gateway")
+            say("gateway ready")
+        for queue, state in health.get("queues", {}).items():
+            if state.get("workers") and queue not in self.ready:
+                self.ready.add(queue)
+                say(f"worker ready: {queue}{self.as_user}")
+        return health.get("status") == "ok"
+
+    def health(self) -> dict | None:
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"{self.url}/healthz", timeout=3) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as exc:  # 503: some part is not ready yet
+            try:
+                body = json.loads(exc.read())
+            except ValueError:
+                return None
+            return body if body.get("redis") else None
+        except (OSError, ValueError):
+            return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -186,7 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="pool processes reading pictures (default: one per core)")
     serve.add_argument("--data", default=os.environ.get("GRIDSIGHT_DATA_DIR", DEFAULT_DATA),
                        help="folder of the private Redis's append-only file (default: "
-                            f"$GRIDSIGHT_DATA_DIR or {DEFAULT_DATA})")
+                            f"$GRIDSIGHT_DATA_DIR or {DEFAULT_DATA}); one serve at a "
+                            "time may use it")
+    serve.add_argument("--verbose", action="store_true",
+                       help="show the workers' banners, warnings and info logs")
     serve.set_defaults(run=cmd_serve)
     return parser
 

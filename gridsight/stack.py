@@ -8,8 +8,11 @@ gateway run the same code in every case; bench/broker.py measures the difference
 
 from __future__ import annotations
 
+import ctypes
+import fcntl
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -22,12 +25,19 @@ from pathlib import Path
 
 import redis
 
-from services.contracts import RECOGNIZE_QUEUE, SOLVE_LARGE_QUEUE, SOLVE_QUEUE
+from services.contracts import (
+    RECOGNIZE_QUEUE,
+    SOLVE_LARGE_QUEUE,
+    SOLVE_QUEUE,
+    SOLVE_QUEUES,
+    SOLVE_TYPED_QUEUE,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER_MODULES = {
     RECOGNIZE_QUEUE: "services.recognizer.tasks",
     SOLVE_QUEUE: "services.solver.tasks",
+    SOLVE_TYPED_QUEUE: "services.solver.tasks",
     SOLVE_LARGE_QUEUE: "services.solver.tasks",
 }
 # One BLAS thread per worker: on two cores, more threads only fight each other.
@@ -41,16 +51,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_healthy(base: str, seconds: float = 60) -> bool:
-    """Whether the gateway at `base` answered /healthz with 200 within `seconds`."""
+def wait_healthy(base: str, seconds: float = 60, workers: bool = False) -> bool:
+    """Whether the gateway at `base` answered within `seconds` that its Redis answers;
+    with `workers`, that every queue has a live worker too (/healthz's 200)."""
     import httpx  # of the test extras: only benches and tests wait on a gateway
 
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+            response = httpx.get(f"{base}/healthz", timeout=3)
+            if response.status_code == 200 or (
+                    not workers and response.json().get("redis") is True):
                 return True
-        except httpx.TransportError:
+        except (httpx.TransportError, ValueError):
             pass
         time.sleep(0.2)
     return False
@@ -75,10 +88,80 @@ def proxy_options(trusted: str) -> list[str]:
     return ["--forwarded-allow-ips", trusted] if trusted else ["--no-proxy-headers"]
 
 
-def worker_command(queue: str, concurrency: int = 1) -> list[str]:
-    return [sys.executable, "-m", "celery", "-A", WORKER_MODULES[queue], "worker",
+def worker_command(queue: str, concurrency: int = 1, quiet: bool = False) -> list[str]:
+    """`quiet`: without Celery's banner."""
+    return [sys.executable, "-m", "celery", *(["--quiet"] if quiet else []),
+            "-A", WORKER_MODULES[queue], "worker",
             "-Q", queue, "-n", f"{queue}@%h", "--concurrency", str(concurrency),
             "--loglevel", "warning", "--without-gossip", "--without-mingle"]
+
+
+PR_SET_PDEATHSIG = 1  # prctl's option number (linux/prctl.h)
+
+
+def die_with_parent(parent: int):
+    """A child's first step: a process group of its own (a Ctrl-C meant for its parent
+    does not cut it off mid-task; the parent stops its children in order), and SIGTERM
+    when its parent dies, however it dies, so that no child outlives it."""
+    def first_step() -> None:
+        os.setpgid(0, 0)
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):  # not Linux: children stop with close() only
+            return
+        if os.getppid() != parent:  # the parent died before the signal was asked for
+            os.kill(os.getpid(), signal.SIGTERM)
+    return first_step
+
+
+class FolderInUse(RuntimeError):
+    pass
+
+
+def hold_data_folder(folder: Path):
+    """Take the data folder for this process (an flock on `serve.lock` in it, released
+    when the process ends, however it ends); FolderInUse when another one holds it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = open(folder / "serve.lock", "a+")  # noqa: SIM115 - held for the process's life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "unknown"
+        lock.close()
+        raise FolderInUse(f"the data folder {folder} is in use by another gridsight serve "
+                          f"(pid {holder}); stop that one, or give this one another "
+                          "--data folder") from None
+    lock.truncate(0)
+    lock.write(str(os.getpid()))
+    lock.flush()
+    return lock
+
+
+NON_ROOT_USER = "nobody"
+
+
+def unprivileged_user(user: str = NON_ROOT_USER) -> tuple[str | None, str]:
+    """The user to run workers as, and why not when None: run as root, workers would be
+    root too, which they do not need (Celery warns of it)."""
+    if os.geteuid() != 0:
+        return None, ""
+    import pwd
+
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        return None, f"there is no user {user!r} to run them as"
+    try:
+        probe = subprocess.run([sys.executable, "-c", "import celery, services.worker"],
+                               cwd=ROOT, user=user, capture_output=True, timeout=60,
+                               env=os.environ | {"PYTHONPATH": str(ROOT)})
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"user {user!r} cannot start Python here ({exc})"
+    if probe.returncode != 0:
+        reason = (probe.stderr.decode(errors="replace").strip().splitlines() or ["?"])[-1]
+        return None, f"user {user!r} cannot run {sys.executable} or read {ROOT} ({reason})"
+    return user, ""
 
 
 @dataclass
@@ -87,6 +170,9 @@ class Stack:
 
     redis_url: str = ""
     broker: str = ""  # "external" | "redis-server" | "fakeredis"
+    # Quiet: workers without Celery's banner, warnings or info logs (errors still show).
+    quiet: bool = False
+    worker_user: str | None = None  # run the workers as this user (from root)
     processes: list[subprocess.Popen] = field(default_factory=list)
     workers: dict[str, subprocess.Popen] = field(default_factory=dict)  # by queue
     _exit: ExitStack = field(default_factory=ExitStack)
@@ -94,6 +180,7 @@ class Stack:
     _launches: dict[int, dict] = field(default_factory=dict)
 
     def _spawn(self, command: list[str], **options) -> subprocess.Popen:
+        options.setdefault("preexec_fn", die_with_parent(os.getpid()))
         proc = subprocess.Popen(command, **options)
         self._launches[proc.pid] = {"command": command, **options}
         self.processes.append(proc)
@@ -158,17 +245,30 @@ class Stack:
 
     def environment(self) -> dict[str, str]:
         path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-        return os.environ | QUIET_THREADS | {"REDIS_URL": self.redis_url, "PYTHONPATH": path}
+        quiet = {"GRIDSIGHT_LOG_LEVEL": "warning", "PYTHONWARNINGS": "ignore"} if self.quiet \
+            else {}
+        return (os.environ | QUIET_THREADS | quiet
+                | {"REDIS_URL": self.redis_url, "PYTHONPATH": path})
 
-    def start_workers(self, queues=(RECOGNIZE_QUEUE, SOLVE_QUEUE, SOLVE_LARGE_QUEUE),
+    def start_workers(self, queues=(RECOGNIZE_QUEUE, *SOLVE_QUEUES),
                       recognize_processes: int = 1) -> None:
         """One worker per queue. Reading pictures is the slow stage, so its worker may run
-        several pool processes; solving takes milliseconds and one is plenty. Large
-        typed-in puzzles have a solver of their own, so pictures never wait behind them."""
+        several pool processes; solving a picture's reading takes milliseconds and one is
+        plenty. Typed-in puzzles (small, and large) have solvers of their own, so
+        pictures never wait behind them."""
         for queue in queues:
             processes = recognize_processes if queue == RECOGNIZE_QUEUE else 1
-            self.workers[queue] = self._spawn(worker_command(queue, processes), cwd=ROOT,
-                                              env=self.environment())
+            as_user = {"user": self.worker_user, "group": self.worker_group()} \
+                if self.worker_user else {}
+            if self.quiet:  # Celery's banner and shutdown notes; errors go to stderr
+                as_user["stdout"] = subprocess.DEVNULL
+            self.workers[queue] = self._spawn(worker_command(queue, processes, self.quiet),
+                                              cwd=ROOT, env=self.environment(), **as_user)
+
+    def worker_group(self) -> int:
+        import pwd
+
+        return pwd.getpwnam(self.worker_user).pw_gid
 
     def start_gateway(self, host: str = "127.0.0.1", port: int = 8000, nice: int = 0) -> str:
         """The gateway; `nice` > 0 runs it at a lower priority (the load benchmark starves

@@ -22,8 +22,13 @@ Cell = tuple[int, int]
 # Queue and task names: the gateway sends tasks by these names and never imports
 # the code behind them.
 RECOGNIZE_QUEUE = "recognize"
+# Lanes by expected cost: pictures' solves (milliseconds) on `solve`; typed-in puzzles,
+# which may search for seconds, on lanes of their own, so a picture never waits behind
+# one; large typed-in puzzles apart again, so they hold up no small typed-in one.
 SOLVE_QUEUE = "solve"
-SOLVE_LARGE_QUEUE = "solve-large"  # large typed-in puzzles, so pictures never wait
+SOLVE_TYPED_QUEUE = "solve-typed"
+SOLVE_LARGE_QUEUE = "solve-large"
+SOLVE_QUEUES = (SOLVE_QUEUE, SOLVE_TYPED_QUEUE, SOLVE_LARGE_QUEUE)
 RECOGNIZE_TASK = "gridsight.recognize"
 SOLVE_TASK = "gridsight.solve"
 

@@ -25,7 +25,13 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
-def configure_json_logging(level: int = logging.INFO) -> None:
+def configure_json_logging(level: int | None = None) -> None:
+    """JSON lines on stderr, from `level` up (default: GRIDSIGHT_LOG_LEVEL, info)."""
+    if level is None:
+        from services.settings import get_settings
+
+        level = logging.getLevelNamesMapping().get(get_settings().log_level.upper(),
+                                                   logging.INFO)
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger()

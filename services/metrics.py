@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import redis
 
-from services.contracts import RECOGNIZE_QUEUE, SOLVE_QUEUE
+from services.contracts import RECOGNIZE_QUEUE, SOLVE_QUEUES
 
 PREFIX = "gridsight:metrics"
 BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -70,6 +70,6 @@ def exposition(client: redis.Redis) -> str:
         lines.append(f'gridsight_stage_seconds_count{{stage="{stage}"}} {count}')
     lines += ["# HELP gridsight_queue_depth Tasks waiting in each queue.",
               "# TYPE gridsight_queue_depth gauge"]
-    for queue in (RECOGNIZE_QUEUE, SOLVE_QUEUE):
+    for queue in (RECOGNIZE_QUEUE, *SOLVE_QUEUES):
         lines.append(f'gridsight_queue_depth{{queue="{queue}"}} {client.llen(queue)}')
     return "\n".join(lines) + "\n"

@@ -16,6 +16,7 @@ from services.contracts import (
     SOLVE_LARGE_QUEUE,
     SOLVE_QUEUE,
     SOLVE_TASK,
+    SOLVE_TYPED_QUEUE,
 )
 from services.settings import Settings, get_settings
 
@@ -74,7 +75,8 @@ def typed_puzzle_cells(text: str) -> int:
 
 
 def typed_puzzle_queue(text: str, settings: Settings) -> str:
-    """Large typed-in puzzles get a queue of their own, so pictures never wait behind
-    them."""
+    """Typed-in puzzles never share the pictures' `solve` queue: even a small one (a 60x60
+    nonogram, a hard sudoku) may search up to its time limit, which a picture must not
+    wait for. Large ones have a lane of their own again."""
     large = typed_puzzle_cells(text) > settings.large_puzzle_cells
-    return SOLVE_LARGE_QUEUE if large else SOLVE_QUEUE
+    return SOLVE_LARGE_QUEUE if large else SOLVE_TYPED_QUEUE

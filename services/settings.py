@@ -22,7 +22,8 @@ class Settings(BaseSettings):
     # cannot hold connections open.
     body_idle_seconds: float = 15.0
     # Largest typed-in nonogram side, and the cells past which a typed-in puzzle is
-    # solved on the `solve-large` queue, so pictures never wait behind it.
+    # solved on the `solve-large` queue rather than `solve-typed` (pictures' solves have
+    # the `solve` queue to themselves).
     max_nonogram_side: int = 1000
     large_puzzle_cells: int = 100 * 100
     solve_seconds: float = 10.0
@@ -41,6 +42,8 @@ class Settings(BaseSettings):
     # When set, the workers touch this file at every sweep interval (a cheap healthcheck).
     heartbeat_file: str = ""
     job_ttl_seconds: int = 24 * 3600
+    # The lowest level of the services' JSON log lines (debug, info, warning, error).
+    log_level: str = "info"
     # Longer than the slowest task, so a running task is never handed out twice.
     visibility_timeout_seconds: int = 900
     # A task whose worker died this many times ends its job as failed.

@@ -27,8 +27,7 @@ from services import metrics
 from services.contracts import (
     RECOGNIZE_QUEUE,
     RECOGNIZE_TASK,
-    SOLVE_LARGE_QUEUE,
-    SOLVE_QUEUE,
+    SOLVE_QUEUES,
     SOLVE_TASK,
     Job,
 )
@@ -69,16 +68,19 @@ def sweep(store: JobStore, sender: Celery, settings: Settings | None = None,
 
 def _queues_busy(store: JobStore) -> bool:
     with store.redis.pipeline(transaction=False) as pipe:
-        for queue in (RECOGNIZE_QUEUE, SOLVE_QUEUE, SOLVE_LARGE_QUEUE):
+        for queue in (RECOGNIZE_QUEUE, *SOLVE_QUEUES):
             pipe.llen(queue)
         return any(pipe.execute())
 
 
-def requeue(store: JobStore, sender: Celery, job: Job, settings: Settings) -> None:
+def requeue(store: JobStore, sender: Celery, job: Job, settings: Settings,
+            reason: str = "") -> None:
+    """Queue the job's current stage again; `reason` (what stopped it, for the log and
+    for the error if it has to give up) defaults to its not moving."""
+    reason = reason or f"the job stopped moving while {job.status}"
     count = store.count_requeue(job.id)
     if count > settings.task_max_attempts:
-        _fail(store, job, f"the job stopped moving while {job.status}, {count - 1} times; "
-                          "please send it again")
+        _fail(store, job, f"{reason}, {count - 1} times; please send it again")
         return
     # Touch the job first: the next sweep gives the new task its full time.
     touched = store.update(job.id, expect_revision=job.revision,
@@ -86,8 +88,8 @@ def requeue(store: JobStore, sender: Celery, job: Job, settings: Settings) -> No
     if touched is None:
         return  # it moved meanwhile
     text = store.puzzle_text(job.id)
-    log.warning("requeueing a stalled job", extra={"job_id": job.id, "status": job.status,
-                                                   "requeues": count})
+    log.warning("queueing a job again: %s", reason,
+                extra={"job_id": job.id, "status": job.status, "requeues": count})
     if text is not None:
         sender.send_task(SOLVE_TASK, args=(None,), kwargs={
             "job_id": job.id, "revision": job.revision, "puzzle_text": text,

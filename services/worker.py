@@ -54,18 +54,56 @@ def _job_id(args, kwargs) -> str | None:
     return kwargs.get("job_id") or (args[0] if args and isinstance(args[0], str) else None)
 
 
+class RedisWatch:
+    """When this worker last found Redis unreachable: a ping every second from a thread
+    of its own, with a short timeout, so that a task stopped while Redis was away is told
+    apart from one that was simply too slow."""
+
+    PING_SECONDS = 1.0
+
+    def __init__(self):
+        self.last_unreachable = float("-inf")
+
+    def watch(self, stop: threading.Event) -> None:
+        client = redis.Redis.from_url(get_settings().redis_url,
+                                      socket_timeout=self.PING_SECONDS,
+                                      socket_connect_timeout=self.PING_SECONDS)
+        while not stop.wait(self.PING_SECONDS):
+            try:
+                client.ping()
+            except (redis.RedisError, OSError):
+                self.last_unreachable = time.monotonic()
+
+    def unreachable_within(self, seconds: float) -> bool:
+        return time.monotonic() - self.last_unreachable <= seconds
+
+
+redis_watch = RedisWatch()
+
+
 def fail_past_time_limit(task, exc, task_id, args, kwargs, einfo) -> None:
     """Celery's hard time limit stopped a job's task (a backstop: the solver and the
-    recognizer keep their own limits): the job fails saying so, at once."""
+    recognizer keep their own limits): the job fails saying so, at once. Unless Redis
+    was unreachable meanwhile: the task was most likely waiting for it, which is no
+    fault of the job, and the job is queued again instead."""
     job_id = _job_id(args, kwargs)
     if not isinstance(exc, TimeLimitExceeded) or not job_id:
         return
     store = job_store()
     try:
-        if store.get(job_id).status == "queued":
+        job = store.get(job_id)  # waits for Redis to come back (the store's retries)
+        if job.status == "queued":
             # The task never began: it was handed to a pool process killed before it ran,
             # and the limit fired on the dead pipe. The sweep queues the job again.
             log.warning("a task that never began hit its time limit", extra={"job_id": job_id})
+            return
+        if redis_watch.unreachable_within(task.time_limit + RedisWatch.PING_SECONDS * 2):
+            from services.sweeper import requeue
+
+            stage = STAGES.get(task.name, "the task")
+            requeue(store, task.app, job, get_settings(),
+                    reason=f"{stage} was cut off at its time limit while Redis was "
+                           "unreachable")
             return
         store.update(job_id, expect_revision=kwargs.get("revision"), status="failed",
                      error=f"{STAGES.get(task.name, 'the task')} stopped at its time limit "
@@ -115,6 +153,8 @@ def _start_sweeping(sender=None, **_kwargs) -> None:
         return
     threading.Thread(target=sweep_forever, args=(job_store(), app, _sweep_stop),
                      name="gridsight-sweep", daemon=True).start()
+    threading.Thread(target=redis_watch.watch, args=(_sweep_stop,), name="gridsight-redis",
+                     daemon=True).start()
 
 
 @worker_shutdown.connect

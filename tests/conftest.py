@@ -24,8 +24,8 @@ def redis_url():
         yield stack.start_broker(prefer="redis-server")
 
 
-def wait_until_healthy(base_url: str, seconds: float = 60.0) -> None:
-    if not wait_healthy(base_url, seconds):
+def wait_until_healthy(base_url: str, seconds: float = 60.0, workers: bool = False) -> None:
+    if not wait_healthy(base_url, seconds, workers):
         raise TimeoutError(f"gateway at {base_url} did not become healthy")
 
 
@@ -39,7 +39,7 @@ def service(redis_url):
         stack.start_broker()
         stack.start_workers()
         base_url = stack.start_gateway(port=free_port())
-        wait_until_healthy(base_url)
+        wait_until_healthy(base_url, workers=True)
         yield base_url
 
 

@@ -72,7 +72,8 @@ def test_serve_without_redis_solves_a_screenshot(tmp_path):
     env |= {"GRIDSIGHT_BROKER": "fakeredis", "OPENBLAS_NUM_THREADS": "1",
             "GRIDSIGHT_READS_PER_MINUTE": "0"}
     log = tmp_path / "serve.log"  # a file, not a pipe: nobody drains a pipe while we wait
-    server = subprocess.Popen([*GRIDSIGHT, "serve", "--port", str(port)], cwd=ROOT, env=env,
+    server = subprocess.Popen([*GRIDSIGHT, "serve", "--port", str(port),
+                               "--data", str(tmp_path / "data")], cwd=ROOT, env=env,
                               stdout=log.open("w"), stderr=subprocess.STDOUT)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -94,7 +95,7 @@ def test_serve_without_redis_solves_a_screenshot(tmp_path):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-    assert "broker: fakeredis" in log.read_text()
+    assert "broker ready: fakeredis" in log.read_text()
 
 
 def test_solve_a_6x6_killer_picture(tmp_path):

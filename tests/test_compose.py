@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,6 +17,7 @@ from services.contracts import (
     SOLVE_LARGE_QUEUE,
     SOLVE_QUEUE,
     SOLVE_TASK,
+    SOLVE_TYPED_QUEUE,
 )
 from services.settings import Settings
 
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
 WORKERS = {"recognizer": (RECOGNIZE_QUEUE, RECOGNIZE_TASK), "solver": (SOLVE_QUEUE, SOLVE_TASK),
+           "solver-typed": (SOLVE_TYPED_QUEUE, SOLVE_TASK),
            "solver-large": (SOLVE_LARGE_QUEUE, SOLVE_TASK)}
 
 
@@ -74,7 +77,7 @@ def test_worker_command_serves_its_queue_with_the_right_task(name):
     assert option(command, "-Q") == queue
     module = importlib.import_module(option(command, "-A"))
     assert task_name in module.app.tasks
-    if queue != SOLVE_LARGE_QUEUE:  # large puzzles are sent there by name (queue=...)
+    if queue in (RECOGNIZE_QUEUE, SOLVE_QUEUE):  # typed-in puzzles are sent by name
         assert module.app.conf.task_routes[task_name]["queue"] == queue
     # The worker's healthcheck reads the age of the heartbeat file its sweep thread
     # touches (services/sweeper.py), well within a few sweep intervals.
@@ -146,3 +149,20 @@ def test_workers_are_given_time_to_finish_their_task_when_stopped(name):
     limit = settings.recognize_seconds if name == "recognizer" else settings.solve_time_limit
     grace = SERVICES[name]["stop_grace_period"]
     assert grace.endswith("s") and int(grace[:-1]) > limit
+
+
+def test_every_queue_the_code_sends_to_has_a_worker_here_and_in_serve():
+    """A typed-in puzzle of any size, and a picture's two stages, each land on a queue
+    that a compose service and `gridsight serve` both consume; typed-in ones never on the
+    pictures' solve queue."""
+    from gridsight.stack import WORKER_MODULES
+    from services.queue import typed_puzzle_queue
+
+    settings = Settings()
+    small = '{"rows": [[1]], "cols": [[1]]}'
+    side = int(settings.large_puzzle_cells ** 0.5) + 1
+    large = json.dumps({"rows": [[1]] * side, "cols": [[1]] * side})
+    typed = {typed_puzzle_queue(text, settings) for text in (small, large, "1" * 81)}
+    assert SOLVE_QUEUE not in typed
+    served = {option(SERVICES[name]["command"], "-Q") for name in WORKERS}
+    assert typed | {RECOGNIZE_QUEUE, SOLVE_QUEUE} <= served == set(WORKER_MODULES)

@@ -15,7 +15,7 @@ import redis
 
 from gridsight.stack import ROOT, Stack, free_port, wait_for_redis, worker_command
 from gridsight.synth.puzzles import make_nonogram, make_sudoku
-from services.contracts import SOLVE_LARGE_QUEUE, SOLVE_QUEUE
+from services.contracts import SOLVE_LARGE_QUEUE, SOLVE_TYPED_QUEUE
 from tests.conftest import wait_for_job, wait_until_healthy
 
 
@@ -69,7 +69,7 @@ def persistent_stack(tmp_path, monkeypatch):
         server.process.wait()
 
 
-def start_solver(stack: Stack, queue: str = SOLVE_QUEUE) -> subprocess.Popen:
+def start_solver(stack: Stack, queue: str = SOLVE_TYPED_QUEUE) -> subprocess.Popen:
     worker = subprocess.Popen(worker_command(queue), cwd=ROOT, env=stack.environment())
     stack.processes.append(worker)
     return worker

@@ -27,7 +27,10 @@ def assert_problem(response, status: int) -> dict:
 
 
 def test_health_and_docs(client):
-    assert client.get("/healthz").json() == {"status": "ok", "redis": True}
+    health = client.get("/healthz").json()
+    assert health["status"] == "ok" and health["redis"] is True
+    assert set(health["queues"]) == {"recognize", "solve", "solve-typed", "solve-large"}
+    assert all(queue["workers"] >= 1 for queue in health["queues"].values())
     assert client.get("/docs").status_code == 200
     schema = client.get("/openapi.json").json()
     body = schema["paths"]["/v1/jobs"]["post"]["requestBody"]["content"]

@@ -25,17 +25,19 @@ FINAL = {"solved", "needs_review", "failed"}
 
 
 @pytest.fixture()
-def restartable(tmp_path, monkeypatch):
+def restartable(request, tmp_path, monkeypatch):
     """Gateway and workers over a Redis the test may stop, kill and start again; short
-    limits so that the sweep acts within seconds."""
+    limits so that the sweep acts within seconds (a test's `limits` mark changes them)."""
     server = PersistentRedis(tmp_path)
     server.start()
+    limits = request.node.get_closest_marker("limits")
     for name, value in {"REDIS_URL": server.url, "GRIDSIGHT_SOLVE_SECONDS": "3",
                         "GRIDSIGHT_RECOGNIZE_SECONDS": "20",
                         "GRIDSIGHT_STALL_GRACE_SECONDS": "2", "GRIDSIGHT_SWEEP_SECONDS": "1",
                         "GRIDSIGHT_JOBS_PER_MINUTE": "0",
                         "GRIDSIGHT_READS_PER_MINUTE": "0",
-                        "GRIDSIGHT_HEARTBEAT_FILE": str(tmp_path / "alive")}.items():
+                        "GRIDSIGHT_HEARTBEAT_FILE": str(tmp_path / "alive"),
+                        **(limits.kwargs if limits else {})}.items():
         monkeypatch.setenv(name, value)
     with Stack() as stack:
         stack.start_broker()
@@ -146,3 +148,31 @@ def test_a_job_whose_worker_vanished_is_swept_and_ends(restartable):
     assert time.monotonic() - started < 30
     # The sweep thread also keeps the workers' heartbeat file (compose's healthcheck).
     assert time.time() - os.path.getmtime(os.environ["GRIDSIGHT_HEARTBEAT_FILE"]) < 5
+
+
+OUTAGE_RECOGNIZE_SECONDS = 8
+
+
+@pytest.mark.limits(GRIDSIGHT_RECOGNIZE_SECONDS=str(OUTAGE_RECOGNIZE_SECONDS),
+                    GRIDSIGHT_STALL_GRACE_SECONDS="60")
+def test_a_picture_cut_off_by_a_redis_outage_is_read_again_not_failed(restartable):
+    """Redis frozen (SIGSTOP) longer than the reading's hard limit: the reading task
+    waits on Redis and is stopped at its limit. That is no fault of the picture: the job
+    is queued again at once (the sweep's grace is long here, so the sweep plays no part),
+    keeps its upload, and ends solved."""
+    server, _, http = restartable
+    warm = post_picture(http, 83)  # the reader loads its models on its first picture
+    assert wait_for_end(http, [warm], 60)[warm]["status"] == "solved"
+    job_id = post_picture(http, 84)
+    deadline = time.monotonic() + 30
+    while (job_state(http, job_id) or {}).get("status") != "recognizing":
+        assert time.monotonic() < deadline, "the picture was never read"
+        time.sleep(0.02)
+    server.process.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(OUTAGE_RECOGNIZE_SECONDS + 5)
+    finally:
+        server.process.send_signal(signal.SIGCONT)
+    job = wait_for_end(http, [job_id], 60)[job_id]
+    assert job["status"] == "solved", job
+    assert http.get(f"/v1/jobs/{job_id}/image").status_code == 200

@@ -78,3 +78,66 @@ def test_serve_restarts_a_killed_worker_and_redis_and_keeps_jobs(tmp_path):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def descendants(pid: int) -> dict[int, str]:
+    found = children(pid)
+    for child in list(found):
+        found |= descendants(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_serve_is_quiet_holds_its_data_folder_and_leaves_no_orphans(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env |= {"GRIDSIGHT_BROKER": "redis-server", "OPENBLAS_NUM_THREADS": "1"}
+    data = tmp_path / "data"
+    log = tmp_path / "serve.log"
+    command = [*GRIDSIGHT, "serve", "--port", str(port), "--data", str(data), "--readers", "1"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("w"),
+                              stderr=subprocess.STDOUT)
+    family: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 90
+        while "serving on" not in log.read_text():
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        time.sleep(2)  # anything printed after the URL comes now
+        lines = log.read_text().splitlines()
+        assert len(lines) <= 10, lines
+        assert f"gridsight: serving on http://127.0.0.1:{port}" in lines
+        assert sum("worker ready" in line for line in lines) == 4, lines
+        assert not any("celery@" in line or "Warning" in line or "----" in line
+                       for line in lines), lines
+
+        second = subprocess.run([*GRIDSIGHT, "serve", "--port", str(free_port()), "--data",
+                                 str(data)], cwd=ROOT, env=env, capture_output=True,
+                                text=True, timeout=60)
+        assert second.returncode == 1
+        assert f"data folder {data} is in use" in second.stderr
+        assert str(server.pid) in second.stderr
+
+        family = descendants(server.pid)
+        assert sum("celery" in args for args in family.values()) >= 8  # 4 workers, 4 pools
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait()
+        started = time.monotonic()
+        while left := {pid: args for pid, args in family.items() if alive(pid)}:
+            assert time.monotonic() < started + 20, f"orphans: {left}"
+            time.sleep(0.2)
+        print(f"all {len(family)} children gone {time.monotonic() - started:.1f} s after "
+              "serve was killed")
+    finally:
+        if server.poll() is None:
+            kill_tree(server.pid)
+        for pid in family:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)

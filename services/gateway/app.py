@@ -17,6 +17,7 @@ from swagger_ui_bundle import swagger_ui_path
 from services import metrics
 from services.contracts import Problem
 from services.gateway.dependencies import get_async_redis
+from services.gateway.memory import map_large_blocks
 from services.gateway.problems import ProblemError, install_problem_handlers, problem_response
 from services.gateway.routers import health, jobs, overlay, review
 from services.logs import configure_json_logging
@@ -233,6 +234,7 @@ class WebSecurity:
 
 def create_app() -> FastAPI:
     configure_json_logging()
+    map_large_blocks()  # pictures drawn for overlays give their memory back when freed
     app = FastAPI(
         title="gridsight",
         summary="Reads sudoku, killer sudoku and nonograms from photos and solves them.",

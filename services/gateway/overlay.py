@@ -12,20 +12,26 @@ the person filled in keep their own digits (no solution is drawn over them), and
 their digits that contradicts the solution is outlined and struck through in red. Nothing
 is drawn outside the cells it concerns.
 
-Pictures are drawn at most `max_side` pixels long when asked (screens need no more), and
-JPEG uploads are then decoded at a reduced scale, which makes a 12 MP photo cheap.
+Pictures are drawn at most `max_side` pixels long (screens need no more), and JPEG
+uploads are then decoded at a reduced scale, which makes a 12 MP photo cheap. Memory is
+bounded: a picture that decodes larger than HEAVY_PIXELS is drawn one at a time per
+process (a 40 MP upload costs some 300 MB while drawn), and the memory is given back
+afterwards.
 """
 
 from __future__ import annotations
 
 import io
+import threading
+from contextlib import nullcontext
 from functools import lru_cache
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont, ImageOps
+from PIL import Image, ImageDraw, ImageFont
 
 from services.contracts import Corrections, Reading, SolveResult, Suspect, symbol_text
+from services.gateway.memory import give_back_memory
 
 RGB = tuple[int, int, int]
 SOLUTION_RGB: RGB = (0, 98, 214)  # a vivid blue, unlike printed black or grey
@@ -38,6 +44,8 @@ DIGIT_WIDTH = 0.8  # widest share for numbers of two digits (grids of 10 and mor
 FONT = "DejaVuSans-Bold.ttf"
 SUM_CORNER = (0.03, 0.03, 0.52, 0.4)  # left, top, right, bottom of a cage sum, cell units
 FORMATS = {"png": "PNG", "jpeg": "JPEG", "webp": "WEBP"}
+HEAVY_PIXELS = 6_000_000  # decoded larger than this, a picture is drawn alone
+HEAVY_DRAWING = threading.Lock()
 
 
 class OverlayError(ValueError):
@@ -49,7 +57,21 @@ def draw_overlay(image: bytes, reading: Reading, result: SolveResult,
                  max_side: int | None = None) -> bytes:
     """The uploaded picture with the solution drawn in, encoded as `fmt` (png, jpeg, webp),
     at most `max_side` pixels long when given."""
-    picture = open_picture(image, max_side)
+    source = Image.open(io.BytesIO(image))
+    reduce_decoding(source, max_side)
+    heavy = source.size[0] * source.size[1] > HEAVY_PIXELS
+    with HEAVY_DRAWING if heavy else nullcontext():
+        try:
+            picture = open_picture(source, max_side)
+            return draw_on(picture, reading, result, corrections, fmt)
+        finally:
+            if heavy:
+                del source
+                give_back_memory()
+
+
+def draw_on(picture: Image.Image, reading: Reading, result: SolveResult,
+            corrections: Corrections | None, fmt: str) -> bytes:
     if result.kind == "nonogram":
         return encode(Image.fromarray(nonogram_drawn(picture, reading, result)), fmt)
     quads = scaled_quads(reading, picture.size)
@@ -157,23 +179,45 @@ def puzzle_givens(reading: Reading, result: SolveResult, shown: list[list[int]])
     return shown
 
 
-def open_picture(data: bytes, max_side: int | None = None) -> Image.Image:
-    """The upload as RGB, upright by its EXIF orientation, as browsers show it and as
-    OpenCV decodes it for the recognizer; at most `max_side` pixels long when given."""
-    picture = Image.open(io.BytesIO(data))
+def reduce_decoding(picture: Image.Image, max_side: int | None) -> None:
+    """Have a JPEG decode at 1/2, 1/4 or 1/8 scale directly, at no less than `max_side`
+    (its `size` then tells the size it decodes at)."""
     if max_side and max(picture.size) > max_side:
         scale = max_side / max(picture.size)
-        # JPEG decodes at 1/2, 1/4 or 1/8 scale directly, at no less than the size asked.
         picture.draft("RGB", (round(picture.size[0] * scale), round(picture.size[1] * scale)))
-    picture = ImageOps.exif_transpose(picture)
+
+
+def open_picture(data: bytes | Image.Image, max_side: int | None = None) -> Image.Image:
+    """The upload as RGB, upright by its EXIF orientation, as browsers show it and as
+    OpenCV decodes it for the recognizer; at most `max_side` pixels long when given."""
+    picture = Image.open(io.BytesIO(data)) if isinstance(data, bytes) else data
+    reduce_decoding(picture, max_side)
+    orientation = picture.getexif().get(ORIENTATION_TAG)
     if max_side and max(picture.size) > max_side:
+        # Shrunk before turning upright: no full-size copy is made (a bound box of
+        # max_side either way round).
         picture.thumbnail((max_side, max_side), Image.Resampling.BILINEAR)
+    picture = upright(picture, orientation)
     if picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info:
         # Transparent screenshots: what shows through is the page's white, not black.
         picture = picture.convert("RGBA")
         flat = Image.new("RGBA", picture.size, (255, 255, 255, 255))
         picture = Image.alpha_composite(flat, picture)
     return picture.convert("RGB")
+
+
+ORIENTATION_TAG = 0x0112
+TURNS = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
+         4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE,
+         6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
+         8: Image.Transpose.ROTATE_90}
+
+
+def upright(picture: Image.Image, orientation: int | None) -> Image.Image:
+    """The picture turned as its EXIF orientation says (as ImageOps.exif_transpose does,
+    from an orientation read before the picture was shrunk)."""
+    turn = TURNS.get(orientation or 1)
+    return picture if turn is None else picture.transpose(turn)
 
 
 def scaled_quads(reading: Reading, size: tuple[int, int]) -> np.ndarray:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from services import metrics
+from services.gateway.consumers import QUEUES, consumers
 from services.gateway.dependencies import (
     get_async_redis,
     get_store,
@@ -22,14 +23,30 @@ router = APIRouter(tags=["health"])
 HEALTH_REDIS_SECONDS = 0.5
 
 
-@router.get("/healthz", summary="Whether the gateway and its Redis answer")
+@router.get("/healthz", summary="Whether Redis answers and every queue has a live worker")
 async def healthz() -> JSONResponse:
+    """200 when Redis answers and every queue is consumed by a worker that answered
+    within the last seconds; 503 otherwise. Each queue comes with its depth (tasks
+    waiting) and its live workers."""
+    client = get_async_redis()
     try:
-        await asyncio.wait_for(get_async_redis().ping(), HEALTH_REDIS_SECONDS)
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.ping()
+            for queue in QUEUES:
+                pipe.llen(queue)
+            _, *depths = await asyncio.wait_for(pipe.execute(), HEALTH_REDIS_SECONDS)
     except Exception:
         return JSONResponse({"status": "unavailable", "redis": False}, status_code=503,
                             headers={"Retry-After": "2"})
-    return JSONResponse({"status": "ok", "redis": True})
+    workers = await consumers.by_queue()
+    queues = {queue: {"depth": int(depth), "workers": workers[queue]}
+              for queue, depth in zip(QUEUES, depths, strict=True)}
+    unserved = [queue for queue, count in workers.items() if not count]
+    if unserved:
+        return JSONResponse({"status": "unavailable", "redis": True, "queues": queues,
+                             "unserved": unserved}, status_code=503,
+                            headers={"Retry-After": "5"})
+    return JSONResponse({"status": "ok", "redis": True, "queues": queues})
 
 
 async def metrics_key(request: Request, settings: Settings = Depends(settings_dep),

@@ -25,8 +25,13 @@ STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg
 
 
 SCREEN_SIDE = 1600  # long side of the JPEG and WebP overlays: enough for any screen
+# Long side of the PNG overlay, the one at the upload's own size: a 12 MP phone photo
+# keeps its size, a 40 MP one is drawn at this (38 MB a copy, not 120 MB).
+FULL_SIDE = 4096
 OVERLAY_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
-RENDER_WAIT_SECONDS = 10.0  # how long a request waits for another one drawing the same
+# How long a request waits for another one drawing the same picture (large pictures are
+# drawn one at a time, so the drawing it waits for may itself be waiting its turn).
+RENDER_WAIT_SECONDS = 120.0
 
 
 def cached_overlay(store: JobStore, job: Job, fmt: str) -> bytes:
@@ -41,17 +46,23 @@ def cached_overlay(store: JobStore, job: Job, fmt: str) -> bytes:
     if cached is not None:
         return cached
     lock = key + ":drawing"
-    if not store.redis.set(lock, 1, nx=True, ex=int(RENDER_WAIT_SECONDS) * 3):
-        deadline = time.monotonic() + RENDER_WAIT_SECONDS
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            cached = store.redis.get(key)
-            if cached is not None:
-                return cached
+    deadline = time.monotonic() + RENDER_WAIT_SECONDS
+    while not store.redis.set(lock, 1, nx=True, ex=int(RENDER_WAIT_SECONDS)):
+        # Another request draws it: wait for its picture; draw it here only if that
+        # request ended without one (its lock gone) or never ends.
+        time.sleep(0.1)
+        cached = store.redis.get(key)
+        if cached is not None:
+            return cached
+        if time.monotonic() > deadline:
+            break
     try:
+        cached = store.redis.get(key)  # drawn by a request that held the lock before
+        if cached is not None:
+            return cached
         image = store.image(job.id)
         data = draw_overlay(image, job.reading, job.result, job.corrections, fmt,
-                            None if fmt == "png" else SCREEN_SIDE)
+                            FULL_SIDE if fmt == "png" else SCREEN_SIDE)
         left = store.redis.ttl(job_key(job.id))
         if left > 0:  # kept as long as the job, and not at all once it is gone
             store.redis.set(key, data, ex=left)
@@ -116,8 +127,9 @@ def read_overlay_webp(job_id: OwnedJobId, request: Request) -> Response:
 @router.get("/v1/jobs/{job_id}/overlay.png", response_class=Response,
             dependencies=[Depends(require_api_key), Depends(limit_read_rate)],
             responses=overlay_responses("png", "The upload with the solution drawn in, "
-                                               "at its own size"),
-            summary="The solution drawn into the uploaded picture, full size (PNG)")
+                                               f"at its own size up to {FULL_SIDE} px long"),
+            summary="The solution drawn into the uploaded picture, at its own size up to "
+                    f"{FULL_SIDE} px long (PNG)")
 def read_overlay(job_id: OwnedJobId, request: Request) -> Response:
     return overlay_response(job_id, "png", request)
 
