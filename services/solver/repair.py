@@ -558,14 +558,17 @@ def kept(o: Options) -> Suspect:
                                  for v, p in ranked[:4] if v != value])
 
 
+CLASH_MESSAGE = ("a correction clashes with what was read: change the marked reading, or "
+                 "your correction")
+
+
 def clash_result(reading: Reading, clashes: list[tuple[str, Options]],
                  started: float) -> SolveResult:
     suspects = {(o.row, o.col): kept(o) for _, o in clashes}
     return SolveResult(
         kind=reading.kind, size=reading.size, status="needs_review", verdict="none",
         conflicts=[text for text, _ in clashes], suspects=list(suspects.values()),
-        message="a correction clashes with what was read: change the marked reading, or "
-                "your correction",
+        message=CLASH_MESSAGE,
         seconds=round(time.perf_counter() - started, 6))
 
 
