@@ -47,7 +47,7 @@ def test_a_typed_digit_clashing_with_a_printed_one_is_a_clash_not_your_digits(cl
     assert result["verdict"] == "none", result["message"]
     assert f"your {digit} at row {row + 1}, column {blank + 1} clashes with the {digit} " \
         f"read at row {row + 1}, column {shown + 1}" in result["conflicts"]
-    assert [(s["row"], s["col"]) for s in result["suspects"]] == [(row, shown)]
+    assert [(s["row"], s["col"]) for s in result["suspects"]] == [(row, blank), (row, shown)]
     no_persons_digits(result)
 
 
@@ -65,3 +65,19 @@ def test_a_digit_printed_twice_in_a_row_is_a_reading_to_check_not_your_digits(cl
     no_persons_digits(result)
     doubted = {(s["row"], s["col"]) for s in result["suspects"]}
     assert doubted & {(row, blank), (row, shown)}, result["message"]
+
+
+def test_a_reading_doubted_twice_is_counted_and_listed_once(client):
+    """A misprinted 1 the reader doubts both as a reading and as a mark read as blank: the
+    result lists the cell once, as the page marks it once."""
+    givens, _ = make_sudoku(random.Random(SEED))
+    row = 6
+    blank, shown = givens[row].index(0), next(c for c in range(9) if givens[row][c])
+    misprint = [line[:] for line in givens]
+    misprint[row][blank] = givens[row][shown]
+    result = finished_job(client, "misprint.png",
+                          png(render_sudoku(misprint, style="screenshot", seed=SEED)),
+                          kind="sudoku")["result"]
+    doubted = [(u["what"], u["row"], u["col"]) for u in result["uncertain"]]
+    assert (("cell", row, blank) in doubted) and len(doubted) == len(set(doubted))
+    no_persons_digits(result)

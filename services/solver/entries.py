@@ -116,6 +116,24 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
         return solve_reading(reading, time_limit=time_limit, fixed=fixed)
     if reading.written_reading is not None and not reading.written_reading.second_ink:
         reading = same_ink_entries_as_print(reading)
+    return with_distinct_doubts(_answer_page(reading, time_limit, fixed))
+
+
+def with_distinct_doubts(result: SolveResult) -> SolveResult:
+    """`result` with each reading doubted once in `uncertain` (the first doubt kept): a
+    cell doubted by the repair and again as a person's digit is one reading to check."""
+    seen, distinct = set(), []
+    for doubt in result.uncertain:
+        where = (doubt.what, doubt.row, doubt.col)
+        if where not in seen:
+            seen.add(where)
+            distinct.append(doubt)
+    if len(distinct) == len(result.uncertain):
+        return result
+    return result.model_copy(update={"uncertain": distinct})
+
+
+def _answer_page(reading: Reading, time_limit: float, fixed: dict | None) -> SolveResult:
     result = _solve_page(reading, time_limit, fixed)
     if reading.written_reading is None:
         return result

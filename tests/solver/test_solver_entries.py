@@ -220,3 +220,4 @@ def test_a_digit_the_print_only_reading_missed_is_no_silent_mistake():
     reading.written_reading.cell_kinds = page_reading(givens, entries).cell_kinds
     reading.written_reading.entries = page_reading(givens, entries).entries
     assert solve_page(reading).status == "solved"
+
