@@ -60,7 +60,7 @@ from services.contracts import (
 from services.solver.box_guess import settled_by_digits
 from services.solver.budget import Budget
 from services.solver.cages import reachable
-from services.solver.conflicts import explain_conflicts
+from services.solver.conflicts import NOT_NARROWED, explain_conflicts
 from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
 from services.solver.layouts import LOG_FLOOR, Wall, cage_layouts
@@ -582,11 +582,11 @@ def unsolvable_result(reading: Reading, geo: Geometry, cells: list[Options],
     n = geo.size
     givens = [[cells[r * n + c].best for c in range(n)] for r in range(n)]
     found = explain_conflicts(geo, givens, None, 2.0 if reading.kind == "sudoku" else 1.0)
-    found = [c for c in found if "no small set" not in c.text] or found
+    found = [c for c in found if c.text != NOT_NARROWED] or found
     conflicts = [c.text for c in found]
     if reading.kind == "killer":
-        conflicts = ["no cage layout within two wall changes (or a few apart), with the "
-                     "cage sums read, gives a solvable puzzle"] + conflicts[:3]
+        conflicts = ["no way of reading the cage walls and sums close to the picture "
+                     "gives a solvable puzzle"] + conflicts[:3]
     named = {cell for c in found for cell in c.cells}
     # The person's own corrections in the conflict first: what they just typed is what
     # the page outlines and focuses.
