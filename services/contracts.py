@@ -109,6 +109,10 @@ class WrittenReading(Model):
     cells: list[list[list[float]]]
     cell_kinds: list[list[list[float]]]
     entries: list[list[list[float]]]
+    # Whether the cells read as the person's digits show in an ink apart from the
+    # printed digits': evidence of writing. Without it the page is never answered as
+    # written on (a misprint or print in an unfamiliar face is no person's digit).
+    second_ink: bool = False
 
 
 class Reading(Model):

@@ -102,7 +102,9 @@ def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
     assert done["status"] == "needs_review" and done["result"]["verdict"] == "none"
     assert f"your {digit} at row {row + 1}, column {blank + 1} clashes with the {digit} " \
         f"read at row {row + 1}, column {shown + 1}" in done["result"]["conflicts"]
-    assert [(s["row"], s["col"]) for s in done["result"]["suspects"]] == [(row, shown)]
+    # What the person typed first (the page outlines it), then the reading it clashes with.
+    assert [(s["row"], s["col"]) for s in done["result"]["suspects"]] == [(row, blank),
+                                                                          (row, shown)]
 
 
 def test_a_reset_drops_the_corrections_and_solves_the_reading_as_read(client):

@@ -66,7 +66,7 @@ def install_problem_handlers(app: FastAPI) -> None:
         errors = [
             {"loc": [part[:EXCERPT_CHARS] if isinstance(part, str) else part
                      for part in list(e.get("loc", ()))[:8]],
-             "msg": e.get("msg", "")[:MAX_MESSAGE_CHARS]}
+             "msg": in_words(e)[:MAX_MESSAGE_CHARS]}
             for e in found[:MAX_LISTED_ERRORS]
         ]
         detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
@@ -92,6 +92,15 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem_response(
             Problem(status=500, title="Internal error", detail=type(exc).__name__)
         )
+
+
+def in_words(error: dict) -> str:
+    """A validation error's message, in a person's words where pydantic's name a regex."""
+    if error.get("type") == "string_pattern_mismatch" and \
+            list(error.get("loc", ()))[-1:] == ["job_id"]:
+        return ("this is no job id (a job id is 16-64 letters, digits, '-' or '_', as "
+                "returned when the job was created)")
+    return error.get("msg", "")
 
 
 def allowed_methods(request: Request) -> str:

@@ -19,6 +19,11 @@ from services.solver.sudoku import Cages, OneHotModel, solver_parameters
 MAX_SHRINK_SECONDS = 2.0
 
 
+# No solution, and no few readings that cannot hold together were found in time.
+NOT_NARROWED = ("no solution fits, and the clash could not be narrowed down to a few "
+                "readings in time")
+
+
 def cell_name(r: int, c: int) -> str:
     """A cell as people say it: 1-based row and column, spelled out."""
     return f"row {r + 1}, column {c + 1}"
@@ -132,8 +137,7 @@ def explain_conflicts(geo: Geometry, givens: list[list[int]] | None,
         return clashes
     core = infeasible_core(geo, givens, cages, time_limit)
     if core is None:
-        return [Conflict("no solution exists, but no small set of conflicting facts was "
-                         "found in time")]
+        return [Conflict(NOT_NARROWED)]
     if not core:
         return [Conflict("the grid rules alone have no solution")]
     cells = [divmod(fact[1], geo.size) for _, fact in core if fact[0] == "given"]

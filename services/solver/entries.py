@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from services.contracts import Reading, SolveResult, Suspect, WrongEntry
-from services.solver.repair import normalise_fixed, solve_reading
+from services.solver.repair import CLASH_MESSAGE, normalise_fixed, solve_reading
 
 BLANK, PRINTED, ENTRY, NOTES = range(4)
 ENTRY_PROB = 0.999  # an entry taken as a given is near-certain, but the repair may drop it
@@ -114,17 +114,42 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
     clues and are checked against the solution as certain."""
     if reading.kind == "nonogram":
         return solve_reading(reading, time_limit=time_limit, fixed=fixed)
+    if reading.written_reading is not None and not reading.written_reading.second_ink:
+        reading = same_ink_entries_as_print(reading)
+    return with_distinct_doubts(_answer_page(reading, time_limit, fixed))
+
+
+def with_distinct_doubts(result: SolveResult) -> SolveResult:
+    """`result` with each reading doubted once in `uncertain` (the first doubt kept): a
+    cell doubted by the repair and again as a person's digit is one reading to check."""
+    seen, distinct = set(), []
+    for doubt in result.uncertain:
+        where = (doubt.what, doubt.row, doubt.col)
+        if where not in seen:
+            seen.add(where)
+            distinct.append(doubt)
+    if len(distinct) == len(result.uncertain):
+        return result
+    return result.model_copy(update={"uncertain": distinct})
+
+
+def _answer_page(reading: Reading, time_limit: float, fixed: dict | None) -> SolveResult:
     result = _solve_page(reading, time_limit, fixed)
     if reading.written_reading is None:
         return result
     if result.solution is not None:
         return with_unseen_mistakes(result, reading.written_reading)
-    # Read as print-only, the page's digits cannot all be printed ones: a person's wrong
-    # digit taken as a given leaves no solution. Read as written on, a clean solution
-    # with that digit checked against it is the answer; whether the page is written on is
-    # the person's to confirm. (A print-only reading the repair solves is kept: its
-    # doubts are the digits it changed, not the page's kind.)
     written = reading.written_reading
+    if not written.second_ink or result.message == CLASH_MESSAGE:
+        # No evidence of a person's writing (a misprint, or print in a face the cell
+        # model reads as entries), or a typed correction is what clashes: the clash and
+        # the readings to check are the answer, never "your digits".
+        return result
+    # Read as print-only, the page's digits cannot all be printed ones: a person's wrong
+    # digit (in an ink of its own) taken as a given leaves no solution. Read as written
+    # on, a clean solution with that digit checked against it is the answer; whether the
+    # page is written on is the person's to confirm. (A print-only reading the repair
+    # solves is kept: its doubts are the digits it changed, not the page's kind.)
     again = _solve_page(reading.model_copy(update={
         "cells": written.cells, "cell_kinds": written.cell_kinds,
         "entries": written.entries, "written_reading": None}), time_limit, fixed)
@@ -133,6 +158,26 @@ def solve_page(reading: Reading, time_limit: float = 10.0, fixed: dict | None = 
     return again.model_copy(update={
         "status": "needs_review", "message": again.message + "; read as a page you wrote "
         "on: your digits are no printed givens"})
+
+
+def same_ink_entries_as_print(reading: Reading) -> Reading:
+    """A page read as print-only whose marks show in no ink apart from the print's: a
+    cell its print view takes as the person's digit (a mark the digit model reads as
+    blank) is print the digit model missed, never a person's digit. It is read as a
+    printed digit, as the cell model reads it."""
+    if reading.cell_kinds is None or reading.entries is None:
+        return reading
+    kinds = np.asarray(reading.cell_kinds, float)
+    entry = kinds.argmax(axis=-1) == ENTRY
+    if not entry.any():
+        return reading
+    entries = np.asarray(reading.entries, float)
+    cells = np.asarray(reading.cells, float)
+    cells[entry] = entries[entry] / np.maximum(entries[entry].sum(-1, keepdims=True), 1e-12)
+    kinds[entry] = [0.0, 1.0, 0.0, 0.0]
+    entries[entry] = [1.0] + [0.0] * (entries.shape[-1] - 1)
+    return reading.model_copy(update={"cells": cells.tolist(), "cell_kinds": kinds.tolist(),
+                                      "entries": entries.tolist()})
 
 
 def with_unseen_mistakes(result: SolveResult, written) -> SolveResult:
@@ -155,11 +200,12 @@ def with_unseen_mistakes(result: SolveResult, written) -> SolveResult:
                 doubts.append(entry_doubt(written.entries, r, c, v, right))
     if not doubts:
         return result
+    seen = ("digit(s) that may be your own" if written.second_ink else
+            "mark(s) read as blank that may be digits")
     return result.model_copy(update={
         "uncertain": result.uncertain + doubts,
         "status": "needs_review" if result.status == "solved" else result.status,
-        "message": result.message + f"; {len(doubts)} digit(s) that may be your own "
-        "contradict the solution"})
+        "message": result.message + f"; {len(doubts)} {seen} contradict the solution"})
 
 
 def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> SolveResult:

@@ -60,7 +60,7 @@ from services.contracts import (
 from services.solver.box_guess import settled_by_digits
 from services.solver.budget import Budget
 from services.solver.cages import reachable
-from services.solver.conflicts import explain_conflicts
+from services.solver.conflicts import NOT_NARROWED, explain_conflicts
 from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
 from services.solver.layouts import LOG_FLOOR, Wall, cage_layouts
@@ -532,9 +532,10 @@ def place(row: int, col: int) -> str:
     return f"row {row + 1}, column {col + 1}"
 
 
-def typed_clashes(geo: Geometry, cells: list[Options]) -> list[tuple[str, Options]]:
+def typed_clashes(geo: Geometry, cells: list[Options]
+                  ) -> list[tuple[str, Options, Options]]:
     """Each typed digit against the confident readings of the same digit in its row, column
-    or box: (the clash in words, the confident reading)."""
+    or box: (the clash in words, the typed digit, the confident reading)."""
     out = []
     for i, o in enumerate(cells):
         if not (o.fixed and o.best):
@@ -544,7 +545,7 @@ def typed_clashes(geo: Geometry, cells: list[Options]) -> list[tuple[str, Option
             if not other.fixed and other.best == o.best and \
                     other.values[0][1] >= CONFIDENT_PROB:
                 out.append((f"your {o.best} at {place(o.row, o.col)} clashes with the "
-                            f"{other.best} read at {place(other.row, other.col)}", other))
+                            f"{other.best} read at {place(other.row, other.col)}", o, other))
     return out
 
 
@@ -558,14 +559,20 @@ def kept(o: Options) -> Suspect:
                                  for v, p in ranked[:4] if v != value])
 
 
-def clash_result(reading: Reading, clashes: list[tuple[str, Options]],
+CLASH_MESSAGE = ("a correction clashes with what was read: change the marked reading, or "
+                 "your correction")
+
+
+def clash_result(reading: Reading, clashes: list[tuple[str, Options, Options]],
                  started: float) -> SolveResult:
-    suspects = {(o.row, o.col): kept(o) for _, o in clashes}
+    # What the person just typed comes first (the page outlines and focuses it), then
+    # the confident readings it clashes with.
+    suspects = {(o.row, o.col): kept(o) for _, o, _ in clashes}
+    suspects |= {(o.row, o.col): kept(o) for _, _, o in clashes}
     return SolveResult(
         kind=reading.kind, size=reading.size, status="needs_review", verdict="none",
-        conflicts=[text for text, _ in clashes], suspects=list(suspects.values()),
-        message="a correction clashes with what was read: change the marked reading, or "
-                "your correction",
+        conflicts=[text for text, _, _ in clashes], suspects=list(suspects.values()),
+        message=CLASH_MESSAGE,
         seconds=round(time.perf_counter() - started, 6))
 
 
@@ -575,13 +582,16 @@ def unsolvable_result(reading: Reading, geo: Geometry, cells: list[Options],
     n = geo.size
     givens = [[cells[r * n + c].best for c in range(n)] for r in range(n)]
     found = explain_conflicts(geo, givens, None, 2.0 if reading.kind == "sudoku" else 1.0)
-    found = [c for c in found if "no small set" not in c.text] or found
+    found = [c for c in found if c.text != NOT_NARROWED] or found
     conflicts = [c.text for c in found]
     if reading.kind == "killer":
-        conflicts = ["no cage layout within two wall changes (or a few apart), with the "
-                     "cage sums read, gives a solvable puzzle"] + conflicts[:3]
+        conflicts = ["no way of reading the cage walls and sums close to the picture "
+                     "gives a solvable puzzle"] + conflicts[:3]
     named = {cell for c in found for cell in c.cells}
-    suspects = [kept(o) for o in cells if (o.row, o.col) in named and not o.fixed]
+    # The person's own corrections in the conflict first: what they just typed is what
+    # the page outlines and focuses.
+    suspects = [kept(o) for o in cells if (o.row, o.col) in named and o.fixed and o.best]
+    suspects += [kept(o) for o in cells if (o.row, o.col) in named and not o.fixed]
     if not suspects:
         doubtful = sorted((o for o in cells + sums if not o.fixed and o.prob(o.best) < 1),
                           key=lambda o: o.prob(o.best))

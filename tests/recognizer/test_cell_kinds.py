@@ -299,7 +299,7 @@ def test_a_few_entries_with_mistakes_are_checked_on_a_page_read_as_print_only():
     for seed in range(100, 106):
         page = half_solved_page(seed, wrong=2, entry_share=0.1, notes_share=0.0)
         reading = recognize(png(page.image), "sudoku")
-        assert reading.written_reading is not None
+        assert reading.written_reading is not None and reading.written_reading.second_ink
         result = solve_page(reading)
         assert result.status == "needs_review" and result.solution == page.solution
         listed = {(w.row, w.col, w.written, w.correct) for w in result.wrong_entries}

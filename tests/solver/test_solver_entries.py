@@ -164,7 +164,7 @@ def print_only_reading(givens, entries) -> Reading:
                    cell_kinds=[[KINDS["printed" if v else "blank"] for v in row] for row in shown],
                    entries=[[confident_cell(9, 0)] * 9 for _ in range(9)],
                    written_reading={"cells": written.cells, "cell_kinds": written.cell_kinds,
-                                    "entries": written.entries})
+                                    "entries": written.entries, "second_ink": True})
 
 
 def test_a_page_read_as_print_only_with_a_wrong_digit_is_answered_as_written_on():
@@ -180,6 +180,23 @@ def test_a_page_read_as_print_only_with_a_wrong_digit_is_answered_as_written_on(
     assert [(w.row, w.col, w.written, w.correct) for w in result.wrong_entries] == \
         [(wr, wc, written, solution[wr][wc])]
     assert "wrote on" in result.message
+
+
+def test_a_page_whose_marks_show_in_no_second_ink_is_never_answered_as_written_on():
+    """The same page without evidence of writing (its "entries" in the print's own ink: a
+    misprint, or print in a face the cell model reads as entries): the print-only
+    reading's clash is the answer, never "your digits"."""
+    givens, solution = make_sudoku(random.Random(6))
+    (r, c), (wr, wc) = [(i, j) for i in range(9) for j in range(9) if not givens[i][j]][:2]
+    entries = [[0] * 9 for _ in range(9)]
+    entries[r][c] = solution[r][c]
+    entries[wr][wc] = solution[wr][wc] % 9 + 1
+    reading = print_only_reading(givens, entries)
+    reading.written_reading.second_ink = False
+    result = solve_page(reading)
+    assert result.verdict == "none" and result.status == "needs_review"
+    assert result.wrong_entries == [] and not any(map(any, result.entries))
+    assert "your digits" not in result.message and "wrote on" not in result.message
 
 
 def test_a_digit_the_print_only_reading_missed_is_no_silent_mistake():
@@ -203,3 +220,4 @@ def test_a_digit_the_print_only_reading_missed_is_no_silent_mistake():
     reading.written_reading.cell_kinds = page_reading(givens, entries).cell_kinds
     reading.written_reading.entries = page_reading(givens, entries).entries
     assert solve_page(reading).status == "solved"
+

@@ -277,6 +277,7 @@ def test_a_correction_that_clashes_with_a_confident_digit_is_named_not_made_room
     assert f"your {digit} at row {row + 1}, column {blank + 1} clashes with the {digit} " \
         f"read at row {row + 1}, column {shown + 1}" in result.conflicts
     assert (shown) in {s.col for s in result.suspects if s.row == row}
+    assert (result.suspects[0].row, result.suspects[0].col) == (row, blank)  # the typed one
     assert all(s.read == s.chosen for s in result.suspects)
 
 
@@ -305,6 +306,9 @@ def test_confident_readings_are_not_rewritten_to_make_room_for_a_correction():
     assert result.verdict == "none" and result.status == "needs_review"
     assert result.solution is None and result.conflicts
     assert all(s.read == s.chosen for s in result.suspects)
+    # What the person typed is the first reading to check: the page outlines it.
+    assert (result.suspects[0].row, result.suspects[0].col, result.suspects[0].read) == \
+        (r, c, wrong[0])
 
 
 def test_after_a_correction_unsure_readings_are_still_repaired():

@@ -128,8 +128,10 @@ def check_image(data: bytes, settings: Settings) -> None:
                            f"{fmt} images are not accepted; send JPEG, PNG, WebP, BMP or TIFF")
     if width * height > settings.max_image_pixels:
         raise ProblemError(413, "Image too large",
-                           f"{width}x{height} pixels is over the limit of "
-                           f"{settings.max_image_pixels} pixels; send a smaller picture")
+                           f"{width}x{height} pixels ({width * height / 1e6:.0f} "
+                           "megapixels) is more than the "
+                           f"{settings.max_image_pixels / 1e6:g} megapixels a picture may "
+                           "have; send a smaller picture")
     if min(width, height) < 32:
         raise ProblemError(422, "Image too small",
                            f"{width}x{height} pixels cannot hold a readable puzzle")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from services.recognizer.cells.ink import second_ink
 from services.recognizer.cells.kinds import (
     CELL,
     KINDS,
@@ -169,7 +170,8 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     blank / printed split (_print_view); where the cell model sees a person's digit, the
     page read as written on goes along too ("written_reading").
     """
-    evidence = kind_evidence(straighten(colour, lattice, CELL), probs)
+    straight = straighten(colour, lattice, CELL)
+    evidence = kind_evidence(straight, probs)
     kinds = kinds_of(evidence)
     if kinds.written:
         return kinds.givens, kind_fields(kinds)
@@ -180,7 +182,8 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     written = written_kinds(evidence)
     if (written.kinds[..., 2] > 0.5).any():
         fields["written_reading"] = {"cells": np.round(written.givens, 5).tolist(),
-                                     **kind_fields(written)}
+                                     **kind_fields(written),
+                                     "second_ink": second_ink(straight, written.kinds)}
     return probs, fields
 
 

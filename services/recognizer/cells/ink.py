@@ -1,0 +1,55 @@
+"""Whether the person's digits on a page are written in an ink of their own: evidence of a
+person's writing that print in a face the cell model has not seen (read as entries) lacks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from services.recognizer.cells.kinds import CELL, SIZE
+from services.recognizer.cells.marks import MARK_MARGIN
+
+# The person's digits stand apart from the print when their ink's darkest strokes differ
+# from the printed digits' (as shares of the paper's level, per channel) by INK_APART, and
+# by INK_SPREAD times the printed digits' own spread (a thin face's strokes never reach
+# full darkness, so its digits vary among themselves). On synthetic pages a pen's ink is
+# 0.15 or more apart from black print, an app's entry colour 0.5; a printed digit the cell
+# model reads as an entry, in the same ink, 0.09 or less.
+INK_APART = 0.12
+INK_SPREAD = 4.0
+INK_CORE = 30  # percentile of a mark's pixels: its strokes' core, clear of anti-aliasing
+
+
+def ink_tones(straight: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, channels) the colour of each cell's darkest strokes as a share of its
+    paper's, per channel (nan in a cell with no mark)."""
+    image = straight.astype(np.float32).reshape(*straight.shape[:2], -1)
+    m = int(MARK_MARGIN * CELL)
+    cells = image[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL, -1)
+    cells = cells.transpose(0, 2, 1, 3, 4)[:, :, m:CELL - m, m:CELL - m]
+    tones = np.full((SIZE * SIZE, image.shape[-1]), np.nan)
+    for i, cell in enumerate(cells.reshape(SIZE * SIZE, -1, image.shape[-1])):
+        light = cell.mean(axis=1)
+        paper = float(np.percentile(light, 90))
+        dark = light < paper - 0.5 * (paper - light.min())
+        if dark.sum() < 5 or paper < 1:
+            continue
+        core = dark & (light <= np.percentile(light[dark], INK_CORE))
+        tones[i] = cell[core].mean(axis=0) / np.maximum(
+            np.percentile(cell, 90, axis=0), 1.0)
+    return tones
+
+
+def second_ink(straight: np.ndarray, kinds: np.ndarray) -> bool:
+    """Whether a cell these (SIZE, SIZE, 4) kinds take as the person's digit is written in
+    an ink apart from the printed digits' (INK_APART): evidence of a person's writing that
+    print in a face the cell model has not seen (read as entries) lacks."""
+    kind = np.asarray(kinds).reshape(SIZE * SIZE, -1).argmax(axis=1)
+    tones = ink_tones(straight)
+    printed = tones[(kind == 1) & ~np.isnan(tones[:, 0])]
+    entries = tones[(kind == 2) & ~np.isnan(tones[:, 0])]
+    if not len(printed) or not len(entries):
+        return False
+    centre = np.median(printed, axis=0)
+    spread = float(np.median(np.abs(printed - centre).max(axis=1)))
+    apart = np.abs(entries - centre).max(axis=1)
+    return bool((apart > max(INK_APART, INK_SPREAD * spread)).any())
