@@ -11,69 +11,115 @@ from __future__ import annotations
 
 from collections import deque
 
-from services.solver.logic.board import Board, Step, bit, describe_removal, eliminations_step
+from services.solver.logic.board import (
+    Board,
+    Step,
+    bit,
+    describe_removal,
+    eliminations_step,
+    popcount,
+)
 
 MAX_NODES = 20  # longest chain, in candidates, a person is asked to follow
 
 
 class Links:
-    def __init__(self, board: Board, one_digit: int | None = None):
+    """Nodes (a digit in one cell, or in a group of cells where a box meets a line) and
+    their links. A group is true when the digit is in one of its cells."""
+
+    def __init__(self, board: Board, one_digit: int | None = None, groups: bool = True):
         size = board.size
         self.board = board
         self.size = size
+        self.one_digit = one_digit
+        self.nodes: list[tuple[int, frozenset[int]]] = []  # (digit, cells)
+        self.index: dict[tuple[int, frozenset[int]], int] = {}
         self.strong: dict[int, set[int]] = {}
-        self.alive: list[int] = []
+        self.by_digit: dict[int, list[int]] = {}
+        wanted = range(1, size + 1) if one_digit is None else (one_digit,)
         for cell, mask in enumerate(board.cands):
             if board.values[cell]:
                 continue
-            ds = [d for d in range(1, size + 1) if mask & bit(d)]
-            if one_digit is not None:
-                ds = [d for d in ds if d == one_digit]
-            self.alive.extend(cell * size + d - 1 for d in ds)
-            if one_digit is None and len(ds) == 2:
-                a, b = cell * size + ds[0] - 1, cell * size + ds[1] - 1
-                self.strong.setdefault(a, set()).add(b)
-                self.strong.setdefault(b, set()).add(a)
-        for unit in board.lay.geo.units:
-            for d in range(1, size + 1):
-                if one_digit is not None and d != one_digit:
-                    continue
+            ds = [d for d in wanted if mask & bit(d)]
+            for d in ds:
+                self.node(d, frozenset((cell,)))
+            if one_digit is None and popcount(mask) == 2:
+                a, b = (self.node(d, frozenset((cell,))) for d in ds)
+                self._link(a, b)
+        lay = board.lay
+        for u, unit in enumerate(lay.geo.units):
+            is_box = u >= 2 * size
+            for d in wanted:
                 where = board.cells_with(unit, d)
                 if len(where) == 2:
-                    a, b = where[0] * size + d - 1, where[1] * size + d - 1
-                    self.strong.setdefault(a, set()).add(b)
-                    self.strong.setdefault(b, set()).add(a)
-        self.one_digit = one_digit
+                    self._link(*(self.node(d, frozenset((i,))) for i in where))
+                    continue
+                if not groups or len(where) < 3:
+                    continue
+                splits = ([lambda i: i // size, lambda i: i % size] if is_box
+                          else [lambda i: lay.box_of[i]])
+                for key in splits:
+                    parts: dict[int, list[int]] = {}
+                    for i in where:
+                        parts.setdefault(key(i), []).append(i)
+                    if len(parts) == 2:
+                        a, b = (self.node(d, frozenset(p)) for p in parts.values())
+                        self._link(a, b)
         self._weak: dict[int, list[int]] = {}
 
-    def weak(self, node: int) -> list[int]:
-        """Nodes that cannot be true with `node` (all alive candidates, not only linked ones)."""
-        if node in self._weak:
-            return self._weak[node]
-        size, board = self.size, self.board
-        cell, d = divmod(node, size)
-        b = 1 << d
-        out = [p * size + d for p in board.lay.geo.peers[cell]
-               if not board.values[p] and board.cands[p] & b]
-        if self.one_digit is None:
-            out += [cell * size + e for e in range(size)
-                    if e != d and board.cands[cell] & (1 << e)]
-        self._weak[node] = out
+    def node(self, d: int, cells: frozenset[int]) -> int:
+        key = (d, cells)
+        k = self.index.get(key)
+        if k is None:
+            k = self.index[key] = len(self.nodes)
+            self.nodes.append(key)
+            self.by_digit.setdefault(d, []).append(k)
+        return k
+
+    def _link(self, a: int, b: int) -> None:
+        self.strong.setdefault(a, set()).add(b)
+        self.strong.setdefault(b, set()).add(a)
+
+    def single(self, k: int) -> tuple[int, int] | None:
+        d, cells = self.nodes[k]
+        return (next(iter(cells)), d) if len(cells) == 1 else None
+
+    def weak(self, k: int) -> list[int]:
+        """Nodes that cannot be true with node k."""
+        if k in self._weak:
+            return self._weak[k]
+        d, cells = self.nodes[k]
+        peers = self.board.lay.peer_sets
+        seen = None
+        for i in cells:
+            seen = set(peers[i]) if seen is None else seen & peers[i]
+        out = [m for m in self.by_digit[d] if m != k and self.nodes[m][1] <= seen]
+        if self.one_digit is None and len(cells) == 1:
+            (cell,) = cells
+            out += [self.index[(e, cells)] for e in range(1, self.size + 1)
+                    if e != d and (e, cells) in self.index]
+        self._weak[k] = out
         return out
 
-    def say(self, node: int) -> str:
-        cell, d = divmod(node, self.size)
-        return f"{self.board.name(cell)} is {d + 1}"
+    def where(self, k: int) -> str:
+        d, cells = self.nodes[k]
+        if len(cells) == 1:
+            return self.board.name(next(iter(cells)))
+        return "one of " + "/".join(self.board.name(i) for i in sorted(cells))
 
-    def say_not(self, node: int) -> str:
-        cell, d = divmod(node, self.size)
-        return f"{self.board.name(cell)} is not {d + 1}"
+    def say(self, k: int) -> str:
+        return f"{self.where(k)} is {self.nodes[k][0]}"
+
+    def say_not(self, k: int) -> str:
+        d, cells = self.nodes[k]
+        if len(cells) == 1:
+            return f"{self.where(k)} is not {d}"
+        return f"none of {'/'.join(self.board.name(i) for i in sorted(cells))} is {d}"
 
 
-def find_chain(board: Board, one_digit: int | None = None, max_nodes: int = MAX_NODES,
+def find_chain(links: Links, max_nodes: int = MAX_NODES,
                shortest: bool = True) -> tuple[list[int], list[tuple[int, int]]] | None:
     """(chain nodes A..Z, eliminations) of a chain that removes something, or None."""
-    links = Links(board, one_digit)
     best = None
     for start in sorted(links.strong):
         found = _chain_from(links, start, max_nodes if best is None else len(best[0]) - 1)
@@ -86,7 +132,6 @@ def find_chain(board: Board, one_digit: int | None = None, max_nodes: int = MAX_
 
 def _chain_from(links: Links, start: int, max_nodes: int):
     """Breadth first from 'start is false': the first true node that forces a removal."""
-    size = links.size
     around_start = set(links.weak(start))
     # state: (node, is_true); parent pointers rebuild the chain
     parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
@@ -107,7 +152,8 @@ def _chain_from(links: Links, start: int, max_nodes: int):
             parent[nstate] = state
             depth[nstate] = depth[state] + 1
             if not on and nxt != start:
-                elims = [x for x in links.weak(nxt) if x in around_start and x != start]
+                elims = [links.single(x) for x in links.weak(nxt)
+                         if x in around_start and links.single(x)]
                 if elims:
                     chain = [nxt]
                     back = state
@@ -115,7 +161,7 @@ def _chain_from(links: Links, start: int, max_nodes: int):
                         chain.append(back[0])
                         back = parent[back]
                     chain.reverse()
-                    return chain, [(x // size, x % size + 1) for x in elims]
+                    return chain, elims
             queue.append(nstate)
     return None
 
@@ -130,17 +176,17 @@ def _chain_text(links: Links, chain: list[int]) -> str:
 def chain_step(board: Board, technique: str, one_digit_only: bool) -> Step | None:
     digits = range(1, board.size + 1) if one_digit_only else [None]
     for d in digits:
-        found = find_chain(board, d)
+        links = Links(board, d)
+        found = find_chain(links)
         if not found:
             continue
         chain, elims = found
-        links = Links(board, d)
-        cells = [n // board.size for n in chain]
+        cells = [i for k in chain for i in links.nodes[k][1]]
         ends = f"{links.say(chain[0])} or {links.say(chain[-1])}"
         text = (f"Follow the chain: {_chain_text(links, chain)}. So {ends}; either way "
                 f"{describe_removal(board, elims)} can go.")
         step = eliminations_step(technique, text, cells, elims,
-                                 [n % board.size + 1 for n in chain])
+                                 [links.nodes[k][0] for k in chain])
         if step:
             return step
     return None
@@ -158,8 +204,8 @@ def simple_colouring(board: Board) -> Step | None:
     """Two-colour a digit's strong links; a colour that meets itself in a unit is false."""
     peers = board.lay.peer_sets
     for d in range(1, board.size + 1):
-        links = Links(board, d)
-        graph = {n // board.size: {m // board.size for m in ms}
+        links = Links(board, d, groups=False)
+        graph = {links.single(n)[0]: {links.single(m)[0] for m in ms}
                  for n, ms in links.strong.items()}
         seen: dict[int, int] = {}
         for root in sorted(graph):

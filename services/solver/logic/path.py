@@ -7,13 +7,13 @@ contradiction) removes a candidate, and as a last resort the known solution give
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import partial
 
 from services.solver.logic import (
     chains,
     fish,
+    forcing,
     intersections,
     killer,
     singles,
@@ -21,7 +21,7 @@ from services.solver.logic import (
     uniqueness,
     wings,
 )
-from services.solver.logic.board import Board, Step, bit, popcount
+from services.solver.logic.board import Board, Step, popcount
 
 # (name, weight, finder): the weight rates a puzzle by the hardest technique it needs.
 TECHNIQUES = [
@@ -51,10 +51,10 @@ TECHNIQUES = [
 TRIAL = "trial and error"
 FROM_SOLUTION = "from the solution"
 WEIGHTS = {name: w for name, w, _ in TECHNIQUES} | {
-    "outies": 2.3, "cage splitting": 2.4, TRIAL: 8.0, FROM_SOLUTION: 9.0}
+    "outies": 2.3, "cage splitting": 2.4, "forcing chain": 7.0, TRIAL: 8.0, FROM_SOLUTION: 9.0}
 
 LEVELS = [(1.2, "easy"), (2.1, "medium"), (3.6, "hard"), (5.0, "expert"), (6.0, "extreme"),
-          (99.0, "beyond logic")]
+          (7.0, "fiendish"), (99.0, "beyond logic")]
 
 
 def next_step(board: Board, solution: list[int] | None = None) -> Step | None:
@@ -65,7 +65,7 @@ def next_step(board: Board, solution: list[int] | None = None) -> Step | None:
         step = find(board)
         if step:
             return step
-    step = trial(board)
+    step = forcing.forcing_chain(board) or forcing.trial(board)
     if step:
         return step
     if solution is None:
@@ -75,47 +75,6 @@ def next_step(board: Board, solution: list[int] | None = None) -> Step | None:
     d = solution[cell]
     return Step(FROM_SOLUTION, f"No technique here finds the next digit; the solution has "
                 f"{d} in {board.name(cell)}.", [cell], placements=[(cell, d)], digits=[d])
-
-
-def _singles_until_stuck(board: Board, deadline: float) -> bool:
-    """Apply singles (and cage sums) until none is left; False on a contradiction."""
-    finders = (singles.naked_single, singles.hidden_single,
-               killer.cage_combinations if board.cages else None)
-    while not board.solved():
-        if board.broken() or time.perf_counter() > deadline:
-            return not board.broken()
-        for find in finders:
-            if find is None:
-                continue
-            step = find(board)
-            if step:
-                step.apply(board)
-                break
-        else:
-            return True
-    return not board.broken()
-
-
-def trial(board: Board, seconds: float = 0.5) -> Step | None:
-    """Assume a candidate of a cell with few of them; if singles then break the grid, the
-    candidate is false."""
-    deadline = time.perf_counter() + seconds
-    open_cells = sorted((i for i in range(len(board.values)) if not board.values[i]),
-                        key=lambda i: popcount(board.cands[i]))
-    for cell in open_cells:
-        for d in range(1, board.size + 1):
-            if not board.cands[cell] & bit(d):
-                continue
-            if time.perf_counter() > deadline:
-                return None
-            attempt = board.copy()
-            attempt.place(cell, d)
-            if not _singles_until_stuck(attempt, deadline):
-                text = (f"Suppose {board.name(cell)} were {d}: following singles from there "
-                        f"leaves a cell or a digit with no place, so {board.name(cell)} is "
-                        f"not {d}.")
-                return Step(TRIAL, text, [cell], eliminations=[(cell, d)], digits=[d])
-    return None
 
 
 @dataclass

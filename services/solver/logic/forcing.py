@@ -1,0 +1,89 @@
+"""Forcing chains and trial: follow each choice of a cell (or each place of a digit in a
+unit) through singles.
+
+When every choice leads to the same digit somewhere, or removes the same candidate, that
+result holds whichever choice is right: a forcing chain. When one choice breaks the grid,
+that choice is false: trial and error, the last resort of a person.
+"""
+
+from __future__ import annotations
+
+import time
+
+from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
+from services.solver.propagate import propagate
+
+FORCING_SECONDS = 0.3
+
+
+def _follow(board: Board, cell: int, d: int) -> list[int] | None:
+    """Candidates after singles from 'cell is d'; None when the grid breaks."""
+    cands = board.cands.copy()
+    cands[cell] = bit(d)
+    return cands if propagate(cands, board.lay.geo) else None
+
+
+def _choices(board: Board):
+    """(label, [(cell, digit), ...]) of cells and unit places with two or three choices."""
+    for width in (2, 3):
+        for cell, mask in enumerate(board.cands):
+            if not board.values[cell] and popcount(mask) == width:
+                yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
+                                         if mask & bit(d)]
+        for u, unit in enumerate(board.lay.geo.units):
+            for d in range(1, board.size + 1):
+                where = board.cells_with(unit, d)
+                if len(where) == width:
+                    yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
+
+
+def forcing_chain(board: Board, seconds: float = FORCING_SECONDS) -> Step | None:
+    deadline = time.perf_counter() + seconds
+    for label, options in _choices(board):
+        if time.perf_counter() > deadline:
+            return None
+        outcomes = [_follow(board, cell, d) for cell, d in options]
+        if any(o is None for o in outcomes):
+            continue  # a contradiction: that is for trial()
+        said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+        for i, mask in enumerate(board.cands):
+            if board.values[i]:
+                continue
+            union = 0
+            for o in outcomes:
+                union |= o[i]
+            if union == mask:
+                continue
+            if union & (union - 1) == 0:
+                v = union.bit_length()
+                text = (f"Either {said} ({label}); following singles from each, every one "
+                        f"makes {board.name(i)} {v}, so it is {v}.")
+                return Step("forcing chain", text, [c for c, _ in options] + [i],
+                            placements=[(i, v)], digits=[d for _, d in options])
+            elims = [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
+            text = (f"Either {said} ({label}); following singles from each, every one "
+                    f"removes {describe_removal(board, elims)}, so it goes.")
+            return Step("forcing chain", text, [c for c, _ in options] + [i],
+                        eliminations=elims, digits=[d for _, d in options])
+    return None
+
+
+def trial(board: Board, seconds: float = 0.5) -> Step | None:
+    """Assume a candidate of a cell with few of them; if singles then break the grid, the
+    candidate is false."""
+    deadline = time.perf_counter() + seconds
+    open_cells = sorted((i for i in range(len(board.values)) if not board.values[i]),
+                        key=lambda i: popcount(board.cands[i]))
+    for cell in open_cells:
+        for d in range(1, board.size + 1):
+            if not board.cands[cell] & bit(d):
+                continue
+            if time.perf_counter() > deadline:
+                return None
+            if _follow(board, cell, d) is None:
+                text = (f"Suppose {board.name(cell)} were {d}: following singles from there "
+                        f"leaves a cell or a digit with no place, so {board.name(cell)} is "
+                        f"not {d}.")
+                return Step("trial and error", text, [cell], eliminations=[(cell, d)],
+                            digits=[d])
+    return None
