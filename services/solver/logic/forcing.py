@@ -37,53 +37,74 @@ def _choices(board: Board):
                     yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
 
 
-def forcing_chain(board: Board, seconds: float = FORCING_SECONDS) -> Step | None:
+def forcing_chain_or_trial(board: Board, seconds: float = FORCING_SECONDS) -> Step | None:
+    """A forcing chain if one is found in time, else a choice that breaks the grid."""
     deadline = time.perf_counter() + seconds
+    followed: dict[tuple[int, int], list[int] | None] = {}
+    broken = None
     for label, options in _choices(board):
         if time.perf_counter() > deadline:
-            return None
-        outcomes = [_follow(board, cell, d) for cell, d in options]
-        if any(o is None for o in outcomes):
-            continue  # a contradiction: that is for trial()
-        said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
-        for i, mask in enumerate(board.cands):
-            if board.values[i]:
-                continue
-            union = 0
-            for o in outcomes:
-                union |= o[i]
-            if union == mask:
-                continue
-            if union & (union - 1) == 0:
-                v = union.bit_length()
-                text = (f"Either {said} ({label}); following singles from each, every one "
-                        f"makes {board.name(i)} {v}, so it is {v}.")
-                return Step("forcing chain", text, [c for c, _ in options] + [i],
-                            placements=[(i, v)], digits=[d for _, d in options])
-            elims = [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
+            break
+        outcomes = []
+        for option in options:
+            if option not in followed:
+                followed[option] = _follow(board, *option)
+            outcomes.append(followed[option])
+            if outcomes[-1] is None:
+                broken = broken or option
+                break
+        else:
+            step = _common_result(board, label, options, outcomes)
+            if step:
+                return step
+    if broken is None:
+        return trial(board, max(0.0, deadline - time.perf_counter()), followed)
+    return _trial_step(board, *broken)
+
+
+def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
+    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+    for i, mask in enumerate(board.cands):
+        if board.values[i]:
+            continue
+        union = 0
+        for o in outcomes:
+            union |= o[i]
+        if union == mask:
+            continue
+        if union & (union - 1) == 0:
+            v = union.bit_length()
             text = (f"Either {said} ({label}); following singles from each, every one "
-                    f"removes {describe_removal(board, elims)}, so it goes.")
+                    f"makes {board.name(i)} {v}, so it is {v}.")
             return Step("forcing chain", text, [c for c, _ in options] + [i],
-                        eliminations=elims, digits=[d for _, d in options])
+                        placements=[(i, v)], digits=[d for _, d in options])
+        elims = [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
+        text = (f"Either {said} ({label}); following singles from each, every one "
+                f"removes {describe_removal(board, elims)}, so it goes.")
+        return Step("forcing chain", text, [c for c, _ in options] + [i],
+                    eliminations=elims, digits=[d for _, d in options])
     return None
 
 
-def trial(board: Board, seconds: float = 0.5) -> Step | None:
+def _trial_step(board: Board, cell: int, d: int) -> Step:
+    text = (f"Suppose {board.name(cell)} were {d}: following singles from there leaves a "
+            f"cell or a digit with no place, so {board.name(cell)} is not {d}.")
+    return Step("trial and error", text, [cell], eliminations=[(cell, d)], digits=[d])
+
+
+def trial(board: Board, seconds: float = 0.5, followed=None) -> Step | None:
     """Assume a candidate of a cell with few of them; if singles then break the grid, the
     candidate is false."""
     deadline = time.perf_counter() + seconds
+    followed = followed or {}
     open_cells = sorted((i for i in range(len(board.values)) if not board.values[i]),
                         key=lambda i: popcount(board.cands[i]))
     for cell in open_cells:
         for d in range(1, board.size + 1):
-            if not board.cands[cell] & bit(d):
+            if not board.cands[cell] & bit(d) or (cell, d) in followed:
                 continue
             if time.perf_counter() > deadline:
                 return None
             if _follow(board, cell, d) is None:
-                text = (f"Suppose {board.name(cell)} were {d}: following singles from there "
-                        f"leaves a cell or a digit with no place, so {board.name(cell)} is "
-                        f"not {d}.")
-                return Step("trial and error", text, [cell], eliminations=[(cell, d)],
-                            digits=[d])
+                return _trial_step(board, cell, d)
     return None

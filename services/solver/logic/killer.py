@@ -125,27 +125,29 @@ def innies_outies(board: Board) -> Step | None:
                 inside += cage.total
             elif cells & region:
                 partial.append(cage)
-        if not partial:
+        covered = sum(len(cage.cells) for cage in board.cages if set(cage.cells) <= region)
+        covered += sum(1 for cage in partial for i in cage.cells if i in region)
+        if not partial or covered != len(region):
             continue
         innies = sorted(i for cage in partial for i in cage.cells if i in region)
         outies = sorted(i for cage in partial for i in cage.cells if i not in region)
         innie_sum = total - inside
         outie_sum = sum(c.total for c in partial) - innie_sum
-        rule = f"By the 45 rule on {name}, the cages inside add up to {inside}, so"
-        for technique, cells, s in (("innies", innies, innie_sum), ("outies", outies, outie_sum)):
-            if len(cells) <= MAX_GROUP and any(not board.values[i] for i in cells):
-                step = _group_step(board, technique, cells, s,
-                                   f"{rule} the {technique}")
-                if step:
-                    return step
+        rule = (f"By the {unit_total} rule, {name} adds up to {total} and the cages inside "
+                f"it to {inside}, so")
         if len(partial) == 1:
-            (cage,) = partial
-            rest = [i for i in cage.cells if i not in region]
-            if len(rest) <= MAX_GROUP and any(not board.values[i] for i in rest):
-                step = _group_step(
-                    board, "cage splitting", rest, cage.total - innie_sum,
-                    f"{rule} the part of the cage of {cage.total} inside {name} adds up to "
-                    f"{innie_sum} and the rest of it,")
+            whole = partial[0].total
+            groups = [("cage splitting", innies, innie_sum,
+                       f"{rule} the cells of the cage of {whole} inside {name},"),
+                      ("cage splitting", outies, outie_sum,
+                       f"{rule} the part of the cage of {whole} inside {name} adds up to "
+                       f"{innie_sum}, and the rest of it,")]
+        else:
+            groups = [("innies", innies, innie_sum, f"{rule} the innies"),
+                      ("outies", outies, outie_sum, f"{rule} the outies")]
+        for technique, cells, s, why in groups:
+            if len(cells) <= MAX_GROUP and any(not board.values[i] for i in cells):
+                step = _group_step(board, technique, cells, s, why)
                 if step:
                     return step
     return None

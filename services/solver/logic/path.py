@@ -65,7 +65,7 @@ def next_step(board: Board, solution: list[int] | None = None) -> Step | None:
         step = find(board)
         if step:
             return step
-    step = forcing.forcing_chain(board) or forcing.trial(board)
+    step = forcing.forcing_chain_or_trial(board)
     if step:
         return step
     if solution is None:
