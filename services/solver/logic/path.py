@@ -7,6 +7,7 @@ contradiction) removes a candidate, and as a last resort the known solution give
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import partial
 
@@ -57,15 +58,17 @@ LEVELS = [(1.2, "easy"), (2.1, "medium"), (3.6, "hard"), (5.0, "expert"), (6.0, 
           (7.0, "fiendish"), (99.0, "beyond logic")]
 
 
-def next_step(board: Board, solution: list[int] | None = None) -> Step | None:
-    """The easiest step from here, or None when the board is solved."""
+def next_step(board: Board, solution: list[int] | None = None,
+              quick: bool = False) -> Step | None:
+    """The easiest step from here, or None when the board is solved. quick: singles, then
+    the solution's digit (when the time for a whole path has run out)."""
     if board.solved():
         return None
-    for _name, _weight, find in TECHNIQUES:
+    for _name, _weight, find in TECHNIQUES[:2] if quick else TECHNIQUES:
         step = find(board)
         if step:
             return step
-    step = forcing.forcing_chain_or_trial(board)
+    step = None if quick else forcing.forcing_chain_or_trial(board)
     if step:
         return step
     if solution is None:
@@ -99,11 +102,14 @@ class Path:
 
 
 def solve_path(board: Board, solution: list[int] | None = None,
-               max_steps: int = 2000) -> Path:
-    """Steps from here to the end (the board is changed)."""
+               max_steps: int = 2000, seconds: float | None = None) -> Path:
+    """Steps from here to the end (the board is changed). After `seconds`, only singles
+    and the solution's digits: the path ends, but its rating then says less."""
     steps: list[Step] = []
+    deadline = None if seconds is None else time.perf_counter() + seconds
     while len(steps) < max_steps:
-        step = next_step(board, solution)
+        quick = deadline is not None and time.perf_counter() > deadline
+        step = next_step(board, solution, quick)
         if step is None:
             break
         step.apply(board)
