@@ -76,6 +76,8 @@ class Board:
     cages: list[Cage] = field(default_factory=list)
     # killer: the other cells of each cell's cage (digits in a cage differ)
     cage_mates: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # answers of cage searches by their cells, sum and candidates (shared by copies)
+    memo: dict = field(default_factory=dict)
 
     @classmethod
     def start(cls, givens: list[list[int]] | None, size: int, box: tuple[int, int],
@@ -99,7 +101,7 @@ class Board:
 
     def copy(self) -> Board:
         return Board(self.size, self.box, self.cands.copy(), self.values.copy(), self.cages,
-                     self.cage_mates)
+                     self.cage_mates, self.memo)
 
     def place(self, cell: int, d: int) -> None:
         """Place d, and strike it from the peers, as a person updating pencil marks does."""

@@ -21,6 +21,7 @@ from services.solver.logic.board import (
 )
 
 MAX_NODES = 20  # longest chain, in candidates, a person is asked to follow
+SHORT = 6  # a chain this short is taken at once, without looking for a shorter one
 
 
 class Links:
@@ -117,15 +118,16 @@ class Links:
         return f"none of {'/'.join(self.board.name(i) for i in sorted(cells))} is {d}"
 
 
-def find_chain(links: Links, max_nodes: int = MAX_NODES,
-               shortest: bool = True) -> tuple[list[int], list[tuple[int, int]]] | None:
-    """(chain nodes A..Z, eliminations) of a chain that removes something, or None."""
+def find_chain(links: Links, max_nodes: int = MAX_NODES
+               ) -> tuple[list[int], list[tuple[int, int]]] | None:
+    """(chain nodes A..Z, eliminations) of a chain that removes something, or None.
+    Short chains are looked for first, from every start, as a person would."""
     best = None
     for start in sorted(links.strong):
         found = _chain_from(links, start, max_nodes if best is None else len(best[0]) - 1)
         if found and (best is None or len(found[0]) < len(best[0])):
             best = found
-            if not shortest or len(best[0]) <= 4:
+            if len(best[0]) <= SHORT:
                 break
     return best
 
@@ -173,31 +175,35 @@ def _chain_text(links: Links, chain: list[int]) -> str:
     return ", then ".join(parts)
 
 
-def chain_step(board: Board, technique: str, one_digit_only: bool) -> Step | None:
-    digits = range(1, board.size + 1) if one_digit_only else [None]
-    for d in digits:
-        links = Links(board, d)
-        found = find_chain(links)
-        if not found:
-            continue
-        chain, elims = found
-        cells = [i for k in chain for i in links.nodes[k][1]]
-        ends = f"{links.say(chain[0])} or {links.say(chain[-1])}"
-        text = (f"Follow the chain: {_chain_text(links, chain)}. So {ends}; either way "
-                f"{describe_removal(board, elims)} can go.")
-        step = eliminations_step(technique, text, cells, elims,
-                                 [links.nodes[k][0] for k in chain])
-        if step:
-            return step
-    return None
+def aic(board: Board) -> Step | None:
+    """The shortest chain that removes something; an X-chain when it keeps to one digit."""
+    links = Links(board)
+    found = find_chain(links)
+    if not found:
+        return None
+    chain, elims = found
+    cells = [i for k in chain for i in links.nodes[k][1]]
+    digits = [links.nodes[k][0] for k in chain]
+    technique = "X-chain" if len(set(digits)) == 1 else "AIC"
+    ends = f"{links.say(chain[0])} or {links.say(chain[-1])}"
+    text = (f"Follow the chain: {_chain_text(links, chain)}. So {ends}; either way "
+            f"{describe_removal(board, elims)} can go.")
+    return eliminations_step(technique, text, cells, elims, digits)
 
 
 def x_chain(board: Board) -> Step | None:
-    return chain_step(board, "X-chain", True)
-
-
-def aic(board: Board) -> Step | None:
-    return chain_step(board, "AIC", False)
+    """A chain of one digit's strong and weak links."""
+    for d in range(1, board.size + 1):
+        links = Links(board, d)
+        found = find_chain(links)
+        if found:
+            chain, elims = found
+            text = (f"Follow the {d}s: {_chain_text(links, chain)}. So {links.say(chain[0])} "
+                    f"or {links.say(chain[-1])}; either way {describe_removal(board, elims)} "
+                    f"can go.")
+            return eliminations_step("X-chain", text,
+                                     [i for k in chain for i in links.nodes[k][1]], elims, [d])
+    return None
 
 
 def simple_colouring(board: Board) -> Step | None:

@@ -20,9 +20,14 @@ def pointing(board: Board) -> Step | None:
             where = board.cells_with(box_cells, d)
             if len(where) < 2:
                 continue
-            for _kind, u, line in _lines(board):
-                if not set(where) <= lay.unit_sets[u]:
-                    continue
+            size = board.size
+            lines = []
+            if len({i // size for i in where}) == 1:
+                lines.append(where[0] // size)
+            if len({i % size for i in where}) == 1:
+                lines.append(size + where[0] % size)
+            for u in lines:
+                line = lay.geo.units[u]
                 elims = [(i, d) for i in board.cells_with(line, d) if lay.box_of[i] != b]
                 text = (f"In box {b + 1} the {d} can only go in {board.unit_name(u)}, so {d} "
                         f"is removed from {board.unit_name(u)} outside box {b + 1}: "

@@ -17,6 +17,15 @@ MAX_GROUP = 5
 def ways(board: Board, cells: list[int], total: int) -> tuple[list[int], set[int]] | None:
     """(digits each cell takes in some way of making `total`, digit sets used), or None
     when the search is too long to show a person."""
+    key = (tuple(cells), total, tuple(board.cands[i] for i in cells))
+    if key not in board.memo:
+        if len(board.memo) > 100_000:
+            board.memo.clear()
+        board.memo[key] = _ways(board, cells, total)
+    return board.memo[key]
+
+
+def _ways(board: Board, cells: list[int], total: int) -> tuple[list[int], set[int]] | None:
     order = sorted(cells, key=lambda i: bin(board.cands[i]).count("1"))
     allowed = [0] * len(order)
     sets: set[int] = set()

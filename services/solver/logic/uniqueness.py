@@ -15,25 +15,32 @@ def unique_rectangle(board: Board) -> Step | None:
         return None  # a cage sum can tell the two swaps apart
     size, lay = board.size, board.lay
     cands, values = board.cands, board.values
-    for r1 in range(size):
-        for r2 in range(r1 + 1, size):
-            for c1 in range(size):
-                for c2 in range(c1 + 1, size):
+    pairs_by_row: dict[tuple[int, int], list[int]] = {}
+    for i, m in enumerate(cands):
+        if not values[i] and popcount(m) == 2:
+            pairs_by_row.setdefault((i // size, m), []).append(i % size)
+    for (r1, pair), cols in pairs_by_row.items():
+        for x, c1 in enumerate(cols):
+            for c2 in cols[x + 1:]:
+                # a floor of two equal pairs in one row; the roof in another row
+                for r2 in range(size):
+                    if r2 == r1:
+                        continue
                     corners = (r1 * size + c1, r1 * size + c2, r2 * size + c1, r2 * size + c2)
-                    if any(values[i] for i in corners):
+                    if any(values[i] for i in corners[2:]):
                         continue
                     if len({lay.box_of[i] for i in corners}) != 2:
                         continue
-                    pairs = [i for i in corners if popcount(cands[i]) == 2]
-                    if len(pairs) != 3 or len({cands[i] for i in pairs}) != 1:
+                    low = [i for i in corners[2:] if cands[i] == pair]
+                    if len(low) != 1:
                         continue
-                    pair = cands[pairs[0]]
-                    (roof,) = [i for i in corners if i not in pairs]
+                    (roof,) = [i for i in corners[2:] if i not in low]
                     if cands[roof] & pair != pair:
                         continue
+                    three = [corners[0], corners[1], low[0]]
                     a, b = digits_of(pair)
                     elims = [(roof, a), (roof, b)]
-                    text = (f"{board.names(pairs)} hold only {a} and {b}; if {board.name(roof)} "
+                    text = (f"{board.names(three)} hold only {a} and {b}; if {board.name(roof)} "
                             f"were {a} or {b} the four corners could swap {a} and {b} and the "
                             f"puzzle would have two solutions, so {a} and {b} are removed from "
                             f"{board.name(roof)}.")
