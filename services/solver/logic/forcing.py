@@ -17,10 +17,51 @@ FORCING_SECONDS = 0.3
 
 
 def _follow(board: Board, cell: int, d: int) -> list[int] | None:
-    """Candidates after singles from 'cell is d'; None when the grid breaks."""
+    """Candidates after singles and locked candidates from 'cell is d'; None when the grid
+    breaks."""
     cands = board.cands.copy()
     cands[cell] = bit(d)
-    return cands if propagate(cands, board.lay.geo) else None
+    geo = board.lay.geo
+    while True:
+        if not propagate(cands, geo):
+            return None
+        if not _locked(cands, board):
+            return cands
+
+
+def _locked(cands: list[int], board: Board) -> bool:
+    """One pass of pointing and claiming over bit masks; True when anything was removed."""
+    lay, size = board.lay, board.size
+    changed = False
+    for b, box in enumerate(lay.boxes):
+        for line_units, line_of in ((lay.rows, lambda i: i // size),
+                                    (lay.cols, lambda i: i % size)):
+            # digits of the box in each of its lines
+            in_line: dict[int, int] = {}
+            for i in box:  # cells already down to one digit count as its place
+                in_line[line_of(i)] = in_line.get(line_of(i), 0) | cands[i]
+            for k, mask in in_line.items():
+                elsewhere_in_box = 0
+                for j, other in in_line.items():
+                    if j != k:
+                        elsewhere_in_box |= other
+                outside = 0
+                for i in line_units[k]:
+                    if lay.box_of[i] != b:
+                        outside |= cands[i]
+                pointing = mask & ~elsewhere_in_box & outside
+                claiming = mask & ~outside & elsewhere_in_box
+                if pointing:
+                    for i in line_units[k]:
+                        if lay.box_of[i] != b and cands[i] & pointing and cands[i] & (cands[i] - 1):
+                            cands[i] &= ~pointing
+                            changed = True
+                if claiming:
+                    for i in box:
+                        if line_of(i) != k and cands[i] & claiming and cands[i] & (cands[i] - 1):
+                            cands[i] &= ~claiming
+                            changed = True
+    return changed
 
 
 def _choices(board: Board):
