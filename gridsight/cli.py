@@ -1,4 +1,5 @@
-"""`gridsight solve` reads and solves locally; `gridsight serve` runs the whole service."""
+"""`gridsight solve` reads and solves locally, `gridsight hint` gives the next step;
+`gridsight serve` runs the whole service."""
 
 from __future__ import annotations
 
@@ -140,6 +141,57 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def hint_line(source: str, result, whole: bool) -> dict:
+    """The hint contract: {"input", "rating", "steps"} (the next step, or all of them)."""
+    from services.solver.hints import rate_result
+
+    if result.kind == "nonogram":
+        return {"input": source, "status": "failed",
+                "error": "hints are for sudoku and killer sudoku"}
+    _, path = rate_result(result)
+    if path is None:
+        return {"input": source, "status": "failed",
+                "error": f"hints need a puzzle with exactly one solution; the verdict is "
+                         f"{result.verdict}"}
+    steps = path["steps"]
+    return {"input": source, "rating": path["rating"],
+            "steps": steps if whole else steps[:1], "remaining": len(steps)}
+
+
+def show_hints(line: dict) -> str:
+    if "error" in line:
+        return f"{line['input']}: {line['status']} - {line['error']}"
+    rating = line["rating"]
+    head = (f"{line['input']}: {rating['level']} (score {rating['score']}, hardest "
+            f"{rating['hardest']}, {rating['steps']} steps)")
+    return "\n".join([head] + [f"{k}. {step['technique']}: {step['text']}"
+                               for k, step in enumerate(line["steps"], start=1)])
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from services.recognizer import RecognitionError, recognize
+    from services.solver import PuzzleError, parse_puzzles, solve_page, solve_puzzle
+
+    failed = False
+    for name in args.paths:
+        try:
+            data = Path(name).read_bytes()
+            if looks_like_image(data):
+                results = [(name, solve_page(recognize(data, args.kind)))]
+            else:
+                puzzles = parse_puzzles(data.decode("utf-8", errors="replace"),
+                                        None if args.kind == "auto" else args.kind)
+                results = [(name if len(puzzles) == 1 else f"{name}#{k}", solve_puzzle(p))
+                           for k, p in enumerate(puzzles, start=1)]
+            lines = [hint_line(source, result, args.all) for source, result in results]
+        except (OSError, RecognitionError, PuzzleError) as exc:
+            lines = [error_line(name, exc)]
+        for line in lines:
+            failed |= "error" in line
+            print(json.dumps(line) if args.json else show_hints(line), flush=True)
+    return 1 if failed else 0
+
+
 DEFAULT_DATA = "~/.local/share/gridsight"
 
 
@@ -238,6 +290,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle")
     solve.set_defaults(run=cmd_solve)
+
+    hint = commands.add_parser("hint", help="the next human-style step of a sudoku or killer "
+                               "(a picture, possibly half solved, or a puzzle file)")
+    hint.add_argument("paths", nargs="+", help="images, or text/JSON files of puzzles")
+    hint.add_argument("--all", action="store_true", help="every step to the end")
+    hint.add_argument("--kind", default="auto", choices=["auto", "sudoku", "killer"])
+    hint.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    hint.set_defaults(run=cmd_hint)
 
     serve = commands.add_parser("serve", help="run gateway, workers and a broker here")
     serve.add_argument("--host", default="127.0.0.1")

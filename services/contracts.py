@@ -199,6 +199,19 @@ class WrongEntry(Model):
     correct: int
 
 
+class Difficulty(Model):
+    """How hard a sudoku or killer is for a person: the hardest technique its logical path
+    from the givens needs, and the number of steps."""
+
+    level: Literal["easy", "medium", "hard", "expert", "extreme", "fiendish", "beyond logic"]
+    score: float = Field(description="the hardest technique's weight (1.0 naked single ... "
+                         "6.0 chains, 7.0 forcing chains, 8.0 trial and error), plus 0.01 per "
+                         "step beyond singles")
+    hardest: str | None = Field(description="the hardest technique the path uses")
+    steps: int = Field(description="steps of the path from the givens to the end")
+    logical: bool = Field(description="the path needs no trial and error")
+
+
 class SolveResult(Model):
     kind: Kind
     size: int | None = None  # grid side; nonograms: None (see width/height)
@@ -228,8 +241,38 @@ class SolveResult(Model):
     entries_used: bool = Field(
         False, description="the printed givens alone have several solutions; this one was "
         "chosen by the person's digits (status is then needs_review)")
+    difficulty: Difficulty | None = Field(
+        None, description="Sudoku and killers with one solution: how hard the puzzle is "
+        "(POST /v1/jobs/{id}/hint gives its steps)")
     message: str = ""
     seconds: float = 0.0
+
+
+class CellValue(Model):
+    row: int
+    col: int
+    value: int
+
+
+class HintStep(Model):
+    """One step a person can take: rows and columns 0-based here, counted from 1 in `text`."""
+
+    technique: str = Field(description="e.g. hidden single, pointing, X-wing, AIC; "
+                           "`wrong entry` for a digit of the person's the solution "
+                           "contradicts")
+    text: str = Field(description="the step in one sentence (r4c5 = row 4, column 5)")
+    cells: list[Cell] = Field(description="[row, col] of the cells that prove it")
+    digits: list[int] = Field([], description="the digits that prove it")
+    placements: list[CellValue] = []
+    eliminations: list[CellValue] = Field([], description="candidates it removes")
+
+
+class Hints(Model):
+    revision: int = Field(description="the job revision the steps start from")
+    rating: Difficulty
+    steps: list[HintStep] = Field(description="the next step, or (all=true) every step "
+                                  "from the givens plus the person's digits to the end")
+    remaining: int = Field(description="steps from here to the end")
 
 
 # --- Corrections from a person -------------------------------------------------

@@ -7,6 +7,7 @@ be able to say 'unknown' (404) as well as 'queued'.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 
@@ -31,6 +32,11 @@ def image_key(job_id: str) -> str:
 
 def puzzle_key(job_id: str) -> str:
     return f"gridsight:puzzle:{job_id}"
+
+
+def hints_key(job_id: str) -> str:
+    """The hint path of the job's latest solved revision (JSON with its revision)."""
+    return f"gridsight:hints:{job_id}"
 
 
 OVERLAY_FORMATS = ("png", "jpeg", "webp")
@@ -93,6 +99,21 @@ class JobStore:
         if raw is None:
             raise JobNotFound(job_id)
         return Job.model_validate_json(raw)
+
+    def put_hints(self, job_id: str, revision: int, path: dict) -> None:
+        """Keep a revision's hint path as long as the job (nothing once the job is gone)."""
+        left = self.redis.ttl(job_key(job_id))
+        if left > 0:
+            self.redis.set(hints_key(job_id), json.dumps(path | {"revision": revision}),
+                           ex=left)
+
+    def hints(self, job_id: str, revision: int) -> dict | None:
+        """The hint path of this revision, or None."""
+        raw = self.redis.get(hints_key(job_id))
+        if raw is None:
+            return None
+        path = json.loads(raw)
+        return path if path.get("revision") == revision else None
 
     def image(self, job_id: str) -> bytes:
         raw = self.redis.get(image_key(job_id))
@@ -164,6 +185,7 @@ class JobStore:
         revision = Job.model_validate_json(raw).revision
         with self.redis.pipeline() as pipe:
             pipe.delete(job_key(job_id), puzzle_key(job_id), f"gridsight:requeues:{job_id}",
+                        hints_key(job_id),
                         *picture_keys(job_id, revision))
             pipe.zrem(ACTIVE_KEY, job_id)
             pipe.publish(EVENT_PREFIX + job_id, "deleted")

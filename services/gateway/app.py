@@ -19,7 +19,7 @@ from services.contracts import Problem
 from services.gateway.dependencies import get_async_redis
 from services.gateway.memory import map_large_blocks
 from services.gateway.problems import ProblemError, install_problem_handlers, problem_response
-from services.gateway.routers import health, jobs, overlay, review
+from services.gateway.routers import health, hints, jobs, overlay, review
 from services.logs import configure_json_logging
 from services.settings import Settings, get_settings
 
@@ -264,6 +264,7 @@ def create_app() -> FastAPI:
 
     app.include_router(jobs.router)
     app.include_router(review.router)
+    app.include_router(hints.router)
     app.include_router(health.router)
     app.include_router(overlay.router)
 

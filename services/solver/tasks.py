@@ -9,6 +9,7 @@ from services.jobs import FINAL_STATES
 from services.queue import make_celery
 from services.settings import get_settings
 from services.solver import PuzzleError, parse_puzzles, solve_page, solve_puzzle
+from services.solver.hints import rate_result
 from services.worker import JobGone, failing_job_on_error, finish, job_store
 
 app = make_celery("gridsight-solver", patient_publish=True)
@@ -52,6 +53,9 @@ def solve_job(reading: dict | None, job_id: str, revision: int = 1,
             else:
                 result = solve_page(Reading.model_validate(reading), time_limit=limit,
                                     fixed=fixed)
+            result, path = rate_result(result)
+            if path is not None:
+                store.put_hints(job_id, revision, path)
             elapsed = finish(job_id, "solve", started, result.status)
             timings = job.timings | {"solve": round(elapsed, 4)}
             store.update(job_id, expect_revision=revision, status=result.status,

@@ -8,6 +8,7 @@ import {
   addCloseUps, clueEditor, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText,
   suspectList,
 } from "./grids.js";
+import { showHints } from "./hint.js";
 import { shrinkPicture } from "./shrink.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -181,6 +182,7 @@ function showResult(job, fromPicture) {
       solutionTable(result, result.solution, "One solution", result.other_solution),
       solutionTable(result, result.other_solution, "Another solution", result.solution));
   } else $("#solution").replaceChildren(solutionTable(result, solution));
+  showHints(job);
   if ($("#veil").checked) applyVeil();
 }
 

@@ -1,0 +1,198 @@
+"""The pencil-mark board a person works on: candidates as bit masks, units precomputed.
+
+Cells are numbered r * size + c. A candidate mask has bit d-1 set while digit d is still
+possible; a placed cell keeps only its digit's bit and has a value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from services.solver.grid import Geometry, geometry
+
+
+def bit(d: int) -> int:
+    return 1 << (d - 1)
+
+
+def digits_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length())
+        mask ^= low
+    return out
+
+
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def rc(cell: int, size: int) -> tuple[int, int]:
+    return divmod(cell, size)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Units and peers of one grid shape, in the forms the techniques want."""
+
+    geo: Geometry
+    rows: tuple[tuple[int, ...], ...]
+    cols: tuple[tuple[int, ...], ...]
+    boxes: tuple[tuple[int, ...], ...]
+    box_of: tuple[int, ...]
+    peer_sets: tuple[frozenset[int], ...]
+    unit_sets: tuple[frozenset[int], ...]
+
+
+@lru_cache(maxsize=32)
+def layout(size: int, box: tuple[int, int]) -> Layout:
+    geo = geometry(size, box)
+    rows, cols, boxes = geo.units[:size], geo.units[size:2 * size], geo.units[2 * size:]
+    box_of = [0] * geo.cells
+    for b, unit in enumerate(boxes):
+        for i in unit:
+            box_of[i] = b
+    return Layout(geo, rows, cols, boxes, tuple(box_of),
+                  tuple(frozenset(p) for p in geo.peers),
+                  tuple(frozenset(u) for u in geo.units))
+
+
+@dataclass
+class Cage:
+    cells: tuple[int, ...]
+    total: int
+
+
+@dataclass
+class Board:
+    """Candidates and values of a grid in progress, with killer cages if any."""
+
+    size: int
+    box: tuple[int, int]
+    cands: list[int]
+    values: list[int]
+    cages: list[Cage] = field(default_factory=list)
+    # killer: the other cells of each cell's cage (digits in a cage differ)
+    cage_mates: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # answers of cage searches by their cells, sum and candidates (shared by copies)
+    memo: dict = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, givens: list[list[int]] | None, size: int, box: tuple[int, int],
+              cages: list[tuple[list[tuple[int, int]], int]] | None = None) -> Board:
+        full = (1 << size) - 1
+        board = cls(size, box, [full] * (size * size), [0] * (size * size),
+                    [Cage(tuple(r * size + c for r, c in cells), total)
+                     for cells, total in (cages or [])])
+        for cage in board.cages:
+            for i in cage.cells:
+                board.cage_mates[i] = tuple(j for j in cage.cells if j != i)
+        for r, row in enumerate(givens or []):
+            for c, v in enumerate(row):
+                if v:
+                    board.place(r * size + c, v)
+        return board
+
+    @property
+    def lay(self) -> Layout:
+        return layout(self.size, self.box)
+
+    def copy(self) -> Board:
+        return Board(self.size, self.box, self.cands.copy(), self.values.copy(), self.cages,
+                     self.cage_mates, self.memo)
+
+    def place(self, cell: int, d: int) -> None:
+        """Place d, and strike it from the peers, as a person updating pencil marks does."""
+        b = bit(d)
+        self.values[cell] = d
+        self.cands[cell] = b
+        for p in self.lay.geo.peers[cell]:
+            self.cands[p] &= ~b
+        for p in self.cage_mates.get(cell, ()):
+            self.cands[p] &= ~b
+
+    def differ(self, a: int, b: int) -> bool:
+        """Whether two cells must hold different digits."""
+        return b in self.lay.peer_sets[a] or b in self.cage_mates.get(a, ())
+
+    def eliminate(self, cell: int, d: int) -> None:
+        self.cands[cell] &= ~bit(d)
+
+    def solved(self) -> bool:
+        return all(self.values)
+
+    def broken(self) -> bool:
+        """A cell without candidates, or a digit with no place left in a unit."""
+        if any(m == 0 for m in self.cands):
+            return True
+        full = (1 << self.size) - 1
+        for unit in self.lay.geo.units:
+            seen = 0
+            for i in unit:
+                seen |= self.cands[i]
+            if seen != full:
+                return True
+        return False
+
+    def cells_with(self, unit, d: int) -> list[int]:
+        b = bit(d)
+        return [i for i in unit if not self.values[i] and self.cands[i] & b]
+
+    def name(self, cell: int) -> str:
+        r, c = divmod(cell, self.size)
+        return f"r{r + 1}c{c + 1}"
+
+    def names(self, cells) -> str:
+        return ", ".join(self.name(i) for i in cells)
+
+    def unit_name(self, u: int) -> str:
+        return self.lay.geo.unit_names[u]
+
+
+@dataclass
+class Step:
+    """One deduction: what proves it and what it changes, in cells and in words."""
+
+    technique: str
+    text: str
+    cells: list[int]  # the proving cells
+    placements: list[tuple[int, int]] = field(default_factory=list)  # (cell, digit)
+    eliminations: list[tuple[int, int]] = field(default_factory=list)  # (cell, digit)
+    digits: list[int] = field(default_factory=list)  # the proving digits
+
+    def apply(self, board: Board) -> None:
+        for cell, d in self.eliminations:
+            board.eliminate(cell, d)
+        for cell, d in self.placements:
+            board.place(cell, d)
+
+    def as_dict(self, size: int) -> dict:
+        def where(cell, d):
+            r, c = divmod(cell, size)
+            return {"row": r, "col": c, "value": d}
+        return {
+            "technique": self.technique,
+            "text": self.text,
+            "cells": [list(divmod(i, size)) for i in self.cells],
+            "digits": self.digits,
+            "placements": [where(i, d) for i, d in self.placements],
+            "eliminations": [where(i, d) for i, d in self.eliminations],
+        }
+
+
+def eliminations_step(technique: str, text: str, cells, elims, digits=()) -> Step | None:
+    """A step only when it removes something."""
+    elims = sorted(set(elims))
+    if not elims:
+        return None
+    return Step(technique, text, sorted(set(cells)), eliminations=elims, digits=sorted(set(digits)))
+
+
+def describe_removal(board: Board, elims) -> str:
+    """'7 from r4c1, r4c2 and 3 from r5c5'."""
+    by_digit: dict[int, list[int]] = {}
+    for cell, d in sorted(set(elims)):
+        by_digit.setdefault(d, []).append(cell)
+    return "; ".join(f"{d} from {board.names(cells)}" for d, cells in sorted(by_digit.items()))

@@ -1,0 +1,151 @@
+"""Forcing chains and trial: follow each choice of a cell (or each place of a digit in a
+unit) through singles.
+
+When every choice leads to the same digit somewhere, or removes the same candidate, that
+result holds whichever choice is right: a forcing chain. When one choice breaks the grid,
+that choice is false: trial and error, the last resort of a person.
+"""
+
+from __future__ import annotations
+
+import time
+
+from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
+from services.solver.propagate import propagate
+
+FORCING_SECONDS = 0.3
+
+
+def _follow(board: Board, cell: int, d: int) -> list[int] | None:
+    """Candidates after singles and locked candidates from 'cell is d'; None when the grid
+    breaks."""
+    cands = board.cands.copy()
+    cands[cell] = bit(d)
+    geo = board.lay.geo
+    while True:
+        if not propagate(cands, geo):
+            return None
+        if not _locked(cands, board):
+            return cands
+
+
+def _locked(cands: list[int], board: Board) -> bool:
+    """One pass of pointing and claiming over bit masks; True when anything was removed."""
+    lay, size = board.lay, board.size
+    changed = False
+    for b, box in enumerate(lay.boxes):
+        for line_units, line_of in ((lay.rows, lambda i: i // size),
+                                    (lay.cols, lambda i: i % size)):
+            # digits of the box in each of its lines
+            in_line: dict[int, int] = {}
+            for i in box:  # cells already down to one digit count as its place
+                in_line[line_of(i)] = in_line.get(line_of(i), 0) | cands[i]
+            for k, mask in in_line.items():
+                elsewhere_in_box = 0
+                for j, other in in_line.items():
+                    if j != k:
+                        elsewhere_in_box |= other
+                outside = 0
+                for i in line_units[k]:
+                    if lay.box_of[i] != b:
+                        outside |= cands[i]
+                pointing = mask & ~elsewhere_in_box & outside
+                claiming = mask & ~outside & elsewhere_in_box
+                if pointing:
+                    for i in line_units[k]:
+                        if lay.box_of[i] != b and cands[i] & pointing and cands[i] & (cands[i] - 1):
+                            cands[i] &= ~pointing
+                            changed = True
+                if claiming:
+                    for i in box:
+                        if line_of(i) != k and cands[i] & claiming and cands[i] & (cands[i] - 1):
+                            cands[i] &= ~claiming
+                            changed = True
+    return changed
+
+
+def _choices(board: Board):
+    """(label, [(cell, digit), ...]) of cells and unit places with two or three choices."""
+    for width in (2, 3):
+        for cell, mask in enumerate(board.cands):
+            if not board.values[cell] and popcount(mask) == width:
+                yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
+                                         if mask & bit(d)]
+        for u, unit in enumerate(board.lay.geo.units):
+            for d in range(1, board.size + 1):
+                where = board.cells_with(unit, d)
+                if len(where) == width:
+                    yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
+
+
+def forcing_chain_or_trial(board: Board, seconds: float = FORCING_SECONDS) -> Step | None:
+    """A forcing chain if one is found in time, else a choice that breaks the grid."""
+    deadline = time.perf_counter() + seconds
+    followed: dict[tuple[int, int], list[int] | None] = {}
+    broken = None
+    for label, options in _choices(board):
+        if time.perf_counter() > deadline:
+            break
+        outcomes = []
+        for option in options:
+            if option not in followed:
+                followed[option] = _follow(board, *option)
+            outcomes.append(followed[option])
+            if outcomes[-1] is None:
+                broken = broken or option
+                break
+        else:
+            step = _common_result(board, label, options, outcomes)
+            if step:
+                return step
+    if broken is None:
+        return trial(board, max(0.0, deadline - time.perf_counter()), followed)
+    return _trial_step(board, *broken)
+
+
+def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
+    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+    for i, mask in enumerate(board.cands):
+        if board.values[i]:
+            continue
+        union = 0
+        for o in outcomes:
+            union |= o[i]
+        if union == mask:
+            continue
+        if union & (union - 1) == 0:
+            v = union.bit_length()
+            text = (f"Either {said} ({label}); following singles from each, every one "
+                    f"makes {board.name(i)} {v}, so it is {v}.")
+            return Step("forcing chain", text, [c for c, _ in options] + [i],
+                        placements=[(i, v)], digits=[d for _, d in options])
+        elims = [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
+        text = (f"Either {said} ({label}); following singles from each, every one "
+                f"removes {describe_removal(board, elims)}, so it goes.")
+        return Step("forcing chain", text, [c for c, _ in options] + [i],
+                    eliminations=elims, digits=[d for _, d in options])
+    return None
+
+
+def _trial_step(board: Board, cell: int, d: int) -> Step:
+    text = (f"Suppose {board.name(cell)} were {d}: following singles from there leaves a "
+            f"cell or a digit with no place, so {board.name(cell)} is not {d}.")
+    return Step("trial and error", text, [cell], eliminations=[(cell, d)], digits=[d])
+
+
+def trial(board: Board, seconds: float = 0.5, followed=None) -> Step | None:
+    """Assume a candidate of a cell with few of them; if singles then break the grid, the
+    candidate is false."""
+    deadline = time.perf_counter() + seconds
+    followed = followed or {}
+    open_cells = sorted((i for i in range(len(board.values)) if not board.values[i]),
+                        key=lambda i: popcount(board.cands[i]))
+    for cell in open_cells:
+        for d in range(1, board.size + 1):
+            if not board.cands[cell] & bit(d) or (cell, d) in followed:
+                continue
+            if time.perf_counter() > deadline:
+                return None
+            if _follow(board, cell, d) is None:
+                return _trial_step(board, cell, d)
+    return None
