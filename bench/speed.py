@@ -11,9 +11,11 @@ work slows both alike. Times are CPU seconds of one `recognize(data, "auto")` ca
 
 Groups: the rendered screenshots of bench/load.py, the phone photos of
 ../shared/data/sudoku_photos_dev, the half-solved photos of
-../shared/data/half_solved_photos/val, killer screenshots (bench/recognition_killer.py's
-"mixed" style), nonogram screenshots (bench/recognition_nonogram.py's), and synthetic
-12 MP phone photos. Per group: median and p95 of both, their ratios, and the pictures
+../shared/data/half_solved_photos/val, half-solved screenshots (gridsight.synth's pages
+written on, flat), killer screenshots (bench/recognition_killer.py's "mixed" style, and
+in progress: the person's digits and notes in them), nonogram screenshots
+(bench/recognition_nonogram.py's), and synthetic 12 MP phone photos.
+Per group: median and p95 of both, their ratios, and the pictures
 whose readings differ (bench/side_by_side.py's `describe`: kind, cells, cell kinds,
 entries, walls, sums, clues, rotation, error).
 """
@@ -54,11 +56,11 @@ def folder_photos(folder: Path, count: int):
         yield path.name, path.read_bytes()
 
 
-def killers(count: int):
+def killers(count: int, style: str = "mixed"):
     from recognition_killer import killer_case, style_cases
 
-    for seed, style, exclude in style_cases("mixed", count):
-        yield f"killer {seed}", killer_case(seed, style, exclude)[0]
+    for seed, drawn, exclude in style_cases(style, count):
+        yield f"killer {seed}", killer_case(seed, drawn, exclude)[0]
 
 
 def nonograms(count: int):
@@ -69,6 +71,18 @@ def nonograms(count: int):
     for name, data, _, _ in nonogram_pictures(styles, held_out, half_filled, photo, count,
                                               9_100_000):
         yield f"nonogram {name}", data
+
+
+def half_solved_screenshots(count: int):
+    """gridsight.synth's half-solved pages, flat: app screenshots (the person's digits in
+    another colour, grey notes) and pages written on in pen or pencil, alternating."""
+    from gridsight.synth.half_solved import half_solved_page
+
+    for i in range(count):
+        page = half_solved_page(9_300_000 + i, app=i % 2 == 0)
+        buffer = io.BytesIO()
+        page.image.save(buffer, "PNG")
+        yield f"half-solved {'app' if i % 2 == 0 else 'page'} {i}", buffer.getvalue()
 
 
 def twelve_megapixel_photos(count: int):
@@ -94,7 +108,9 @@ def groups(n: int) -> dict:
             "dev photos": lambda: folder_photos(SHARED / "sudoku_photos_dev", max(n, 30)),
             "half-solved photos": lambda: folder_photos(
                 SHARED / "half_solved_photos" / "val" / "images", n),
+            "half-solved screenshots": lambda: half_solved_screenshots(n),
             "killer screenshots": lambda: killers(n),
+            "killers in progress": lambda: killers(n, "progress"),
             "nonogram screenshots": lambda: nonograms(n),
             "12 MP photos": lambda: twelve_megapixel_photos(max(3, n // 4))}
 
