@@ -34,6 +34,7 @@ from services.recognizer.killer.marks import read_marks
 from services.recognizer.killer.page import killer_as_shown, killer_evidence, read_upright_killer
 from services.recognizer.killer.reading import cage_walls_seen, killer_cells, reading_fields
 from services.recognizer.nonogram.reading import nonogram_reading
+from services.recognizer.stages import recording
 
 # Sides at which a picture may be a killer: the killer reader and the kind evidence run
 # there. Other sides are read as classic grids.
@@ -49,8 +50,16 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     kind="auto" tells the two apart (see killer/kind.py for what a wrong explicit kind does).
     The grid's side (4, 6, 8, 9, 12 or 16) and box shape come from its lines (grid/shape.py);
-    killers are read at the sides in KILLER_SIDES (6x6 and 9x9).
+    killers are read at the sides in KILLER_SIDES (6x6 and 9x9). The Reading's `stages`
+    names the costly stages entered (stages.py).
     """
+    with recording() as stages:
+        reading = _recognize(image, kind)
+    reading.stages = stages
+    return reading
+
+
+def _recognize(image: bytes, kind: str) -> Reading:
     if kind not in ("auto", "sudoku", "killer", "nonogram"):
         raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku', "
                                "'killer' or 'nonogram'")

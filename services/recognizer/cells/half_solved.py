@@ -30,6 +30,7 @@ from services.recognizer.cells.kinds import (
 )
 from services.recognizer.cells.marks import Marks, mark_seen, marks, with_mark_evidence
 from services.recognizer.grid.straighten import straighten
+from services.recognizer.stages import enter
 
 
 def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray,
@@ -169,6 +170,7 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     blank / printed split (_print_view); where the cell model sees a person's digit, the
     page read as written on goes along too ("written_reading").
     """
+    enter("cell_kinds")
     evidence = kind_evidence(straighten(colour, lattice, CELL), probs)
     kinds = kinds_of(evidence)
     if kinds.written:

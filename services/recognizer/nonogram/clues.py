@@ -26,6 +26,7 @@ from services.contracts import ClueReading, SumCandidate
 from services.recognizer.cells.classifier import DigitModel, load_model
 from services.recognizer.cells.glyphs import Glyph, glyph_features, split_glyph
 from services.recognizer.errors import RecognitionError
+from services.recognizer.stages import enter
 
 CLUE_MODEL_PATH = Path(__file__).parents[1] / "models" / "clues.joblib"
 
@@ -469,6 +470,7 @@ def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
     ink = ink_of(straight, 15)
     edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
     _some_clues_beside(ink, margin, edge, width, height)
+    enter("nonogram_clues")
     light = float(np.percentile(straight, 90))
     darkness = np.clip((light - straight.astype(np.float32))
                        / max(1.0, light - float(np.percentile(straight, 0.5))), 0, 1)
@@ -537,6 +539,7 @@ def line_ink(gray: np.ndarray) -> np.ndarray:
 def find_nonogram(gray: np.ndarray) -> NonogramGlyphs:
     """The grid and its clue numbers' ink; NotANonogram when the grid found has no clues
     on most of its rows and columns, RecognitionError when no grid is found."""
+    enter("nonogram_look")
     corners, cells = grid_corners(ink_of(gray))
     try:
         joined, joined_cells = grid_corners(line_ink(gray))
