@@ -34,11 +34,39 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def most_likely(grid) -> list[list[int]] | None:
+    """Each cell's most probable value (index) of a [row][col][value] grid."""
+    if grid is None:
+        return None
+    return [[int(max(range(len(p)), key=p.__getitem__)) for p in row] for row in grid]
+
+
+def describe(reading) -> dict:
+    """What a reading says, each probability grid cut to its most likely values."""
+    out = dict(kind=reading.kind, cells=most_likely(reading.cells),
+               rotation=getattr(reading, "rotation", 0), timings=getattr(reading, "timings", {}))
+    if reading.kind == "killer":
+        out["walls"] = [[[int(p >= 0.5) for p in row] for row in walls]
+                        for walls in (reading.walls_right, reading.walls_down)]
+        out["sums"] = sorted((tuple(s.cell), s.candidates[0].value)
+                             for s in reading.cage_sums)
+    for key in ("cell_kinds", "entries"):
+        if getattr(reading, key, None) is not None:
+            out[key] = most_likely(getattr(reading, key))
+    written = getattr(reading, "written_reading", None)
+    if written is not None:
+        out["written_reading"] = [most_likely(written.cells), most_likely(written.cell_kinds),
+                                  most_likely(written.entries)]
+    if getattr(reading, "row_clues", None) is not None:
+        out["clues"] = [[[c.candidates[0].value for c in line] for line in lines]
+                        for lines in (reading.row_clues, reading.col_clues)]
+    return out
+
+
 def serve(root: Path) -> None:
     """Worker: read picture paths from stdin, answer one JSON line each."""
     sys.path.insert(0, str(root))
     from services.recognizer import RecognitionError, recognize
-    from services.solver import solve_page
 
     for line in sys.stdin:
         path, solve = json.loads(line)
@@ -51,15 +79,10 @@ def serve(root: Path) -> None:
                                   cpu=time.process_time() - cpu, error=str(e))), flush=True)
             continue
         read_seconds = time.perf_counter() - started
-        out = dict(kind=reading.kind, cells=[[int(max(range(len(p)), key=p.__getitem__))
-                                              for p in row] for row in reading.cells],
-                   rotation=reading.rotation, timings=reading.timings)
-        if reading.kind == "killer":
-            out["walls"] = [[[int(p >= 0.5) for p in row] for row in walls]
-                            for walls in (reading.walls_right, reading.walls_down)]
-            out["sums"] = sorted((tuple(s.cell), s.candidates[0].value)
-                                 for s in reading.cage_sums)
+        out = describe(reading)
         if solve:
+            from services.solver import solve_page
+
             result = solve_page(reading, time_limit=10.0)
             out["status"] = result.status
             out["solution"] = result.solution
@@ -85,7 +108,8 @@ class Worker:
         self.process.wait()
 
 
-SAME = ("kind", "cells", "walls", "sums", "status", "rotation", "error")
+SAME = ("kind", "cells", "walls", "sums", "status", "rotation", "error", "cell_kinds",
+        "entries", "written_reading", "clues")
 
 
 def compare(mine: Worker, other: Worker, pictures, solve: bool) -> dict:

@@ -170,6 +170,10 @@ class Reading(Model):
     # the one asked for.
     warnings: list[str] = []
     timings: dict[str, float] = {}
+    stages: list[str] = Field(
+        [], description="The reader's costly stages this picture entered, in order "
+        "(nonogram_look, nonogram_clues, cage_look, cage_walls, cages, print_look, "
+        "cell_kinds)")
 
 
 # --- Solver output ------------------------------------------------------------

@@ -21,7 +21,9 @@ from services.recognizer.cells.digits import (
     stand_upright,
 )
 from services.recognizer.cells.features import read_grid_cells
-from services.recognizer.cells.half_solved import half_solved_reading
+from services.recognizer.cells.half_solved import half_solved_reading, print_only_fields
+from services.recognizer.cells.kinds import CELL as KINDS_CELL
+from services.recognizer.cells.print_look import cage_free, plainly_printed
 from services.recognizer.cells.symbols import read_symbols
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.decode import decode, decode_colour
@@ -29,11 +31,13 @@ from services.recognizer.grid.exposure import brightened, locate_through_blur
 from services.recognizer.grid.full_resolution import full_resolution_grid
 from services.recognizer.grid.lattice import SIZE, corners_of
 from services.recognizer.grid.shape import box_fields
+from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.kind import decide, min_heads
 from services.recognizer.killer.marks import read_marks
 from services.recognizer.killer.page import killer_as_shown, killer_evidence, read_upright_killer
 from services.recognizer.killer.reading import cage_walls_seen, killer_cells, reading_fields
 from services.recognizer.nonogram.reading import nonogram_reading
+from services.recognizer.stages import recording
 
 # Sides at which a picture may be a killer: the killer reader and the kind evidence run
 # there. Other sides are read as classic grids.
@@ -49,8 +53,16 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
 
     kind="auto" tells the two apart (see killer/kind.py for what a wrong explicit kind does).
     The grid's side (4, 6, 8, 9, 12 or 16) and box shape come from its lines (grid/shape.py);
-    killers are read at the sides in KILLER_SIDES (6x6 and 9x9).
+    killers are read at the sides in KILLER_SIDES (6x6 and 9x9). The Reading's `stages`
+    names the costly stages entered (stages.py).
     """
+    with recording() as stages:
+        reading = _recognize(image, kind)
+    reading.stages = stages
+    return reading
+
+
+def _recognize(image: bytes, kind: str) -> Reading:
     if kind not in ("auto", "sudoku", "killer", "nonogram"):
         raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku', "
                                "'killer' or 'nonogram'")
@@ -101,8 +113,17 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     probs, large_digits = read_cells(gray, lattice, features)
     lap("cells")
     killer, warnings, kind_extra = None, [], {}
-    if kind == "auto" and large_digits >= classic_givens(size) and \
-            not cage_walls_seen(gray, lattice, in_colour()):
+    straight = (None, None)  # (lattice, the colour grid straightened on it), made once
+
+    def straightened() -> np.ndarray:
+        nonlocal straight
+        if straight[0] is not lattice:
+            straight = lattice, straighten(in_colour(), lattice, KINDS_CELL)
+        return straight[1]
+
+    if kind == "auto" and large_digits >= classic_givens(size) and (
+            cage_free(straightened(), probs)
+            or not cage_walls_seen(gray, lattice, in_colour())):
         # Many large digits and no cage walls: a classic grid. (A killer in progress holds
         # many large digits too, the person's own, but shows its cages.) The cage reader,
         # the slow stage, is not asked.
@@ -148,8 +169,14 @@ def recognize(image: bytes, kind: str = "auto") -> Reading:
     # Half-solved pages (cells/half_solved.py): printed givens told from the person's digits and
     # pencil notes. Light-ground classic grids only: dark mode's colours are inverted.
     if read_as == "sudoku" and gray is as_decoded:
-        probs, kind_extra = half_solved_reading(in_colour(), lattice, probs)
-        lap("cell_kinds")
+        if plainly_printed(straightened(), probs):
+            # A flat screenshot of print alone (cells/print_look.py): nobody wrote on it.
+            kind_extra = print_only_fields(probs)
+            lap("print_look")
+        else:
+            probs, kind_extra = half_solved_reading(in_colour(), lattice, probs,
+                                                    straightened())
+            lap("cell_kinds")
 
     probs = probs / probs.sum(axis=-1, keepdims=True)
     extra = reading_fields(killer) if killer is not None and read_as == "killer" else {}

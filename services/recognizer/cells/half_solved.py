@@ -31,6 +31,7 @@ from services.recognizer.cells.kinds import (
 )
 from services.recognizer.cells.marks import Marks, mark_seen, marks, with_mark_evidence
 from services.recognizer.grid.straighten import straighten
+from services.recognizer.stages import enter
 
 
 def read_cell_kinds(colour: np.ndarray, lattice: np.ndarray,
@@ -159,8 +160,19 @@ def persons_marks(seen: Marks, noise_marks: float | None = None) -> np.ndarray:
     return mark_seen(seen.contrast - k * seen.noise, seen.span) > 0.5
 
 
-def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
-                        probs: np.ndarray) -> tuple[np.ndarray, dict]:
+def print_only_fields(classic: np.ndarray) -> dict:
+    """The kind fields half_solved_reading gives a page of print alone where the cell
+    model sees no person's mark: blank or printed as the classic digit model reads each
+    cell, no entries (see _print_view)."""
+    blank = classic_blank(classic, SIZE * SIZE).reshape(SIZE, SIZE)
+    view = np.stack([blank, 1.0 - blank, np.zeros_like(blank), np.zeros_like(blank)], axis=-1)
+    none = np.zeros((SIZE, SIZE, 10))
+    none[..., 0] = 1.0
+    return kind_fields(CellKinds(view, None, None, none))
+
+
+def half_solved_reading(colour: np.ndarray, lattice: np.ndarray, probs: np.ndarray,
+                        straight: np.ndarray | None = None) -> tuple[np.ndarray, dict]:
     """(cell probabilities for the Reading, the Reading's kind fields).
 
     On a page the person wrote on, a cell's probabilities become those of a printed
@@ -168,9 +180,12 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray,
     the repair weighs a cell's kind like any other reading. On a print-only page the
     digit model's probabilities are kept as they were, and the kind fields are its
     blank / printed split (_print_view); where the cell model sees a person's digit, the
-    page read as written on goes along too ("written_reading").
+    page read as written on goes along too ("written_reading"). `straight`: the colour
+    grid straightened at CELL pixels per cell, when the caller has it.
     """
-    straight = straighten(colour, lattice, CELL)
+    enter("cell_kinds")
+    if straight is None:
+        straight = straighten(colour, lattice, CELL)
     evidence = kind_evidence(straight, probs)
     kinds = kinds_of(evidence)
     if kinds.written:

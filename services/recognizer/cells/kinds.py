@@ -98,9 +98,22 @@ def own_contrast(cell_ink: np.ndarray) -> float:
     return float(min(MAX_GAIN, max(1.0, 1.0 / max(peak, PEAK_FLOOR))))
 
 
-def digit_features(cell_ink: np.ndarray) -> np.ndarray:
-    """The centred digit's features (cells/features.py) of one cell's ink at its own contrast."""
-    digit, shape, _ = normalise_cell(cell_ink * own_contrast(cell_ink))
+def gains(ink: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE,) own_contrast of each cell of a grid's ink at CELL pixels per cell, row
+    by row, in one percentile over the stacked insets."""
+    p = CELL
+    m = int(0.16 * p)
+    insets = ink[:SIZE * p, :SIZE * p].reshape(SIZE, p, SIZE, p).transpose(0, 2, 1, 3)[
+        :, :, m:p - m, m:p - m].reshape(SIZE * SIZE, -1)
+    peak = np.percentile(insets, 99, axis=1).astype(np.float64)
+    return np.minimum(MAX_GAIN, np.maximum(1.0, 1.0 / np.maximum(peak, PEAK_FLOOR)))
+
+
+def digit_features(cell_ink: np.ndarray, gain: float | None = None) -> np.ndarray:
+    """The centred digit's features (cells/features.py) of one cell's ink at its own
+    contrast (`gain`: own_contrast(cell_ink), when the caller has it)."""
+    gain = own_contrast(cell_ink) if gain is None else gain
+    digit, shape, _ = normalise_cell(cell_ink * gain)
     return features(digit, shape)
 
 
@@ -118,6 +131,7 @@ def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None 
     order (default: every cell, row by row)."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     ink = ink_map(gray)
+    cell_gains = gains(ink)
     rows = []
     every = [(r, c) for r in range(SIZE) for c in range(SIZE)]
     for r, c in every if cells is None else cells:
@@ -126,10 +140,13 @@ def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None 
         digit, shape, box = normalise_cell(cell_ink)
         coarse = cv2.resize(np.minimum(cell_ink, 1.5), (COARSE, COARSE),
                             interpolation=cv2.INTER_AREA).ravel()
-        gain = own_contrast(cell_ink)
-        rows.append(np.concatenate([features(digit, shape), box * 4, coarse,
+        gain = float(cell_gains[r * SIZE + c])
+        as_read = features(digit, shape)
+        # At a gain of 1 the cell's own contrast is the page's: the same features.
+        own = as_read if gain == 1.0 else digit_features(cell_ink, gain)
+        rows.append(np.concatenate([as_read, box * 4, coarse,
                                     _stroke_measures(cell_ink, straight[sl]) * 4,
-                                    digit_features(cell_ink), [1.0 / gain]]))
+                                    own, [1.0 / gain]]))
     return np.stack(rows).astype(np.float32)
 
 
@@ -353,10 +370,11 @@ def stroke_spans(straight: np.ndarray) -> np.ndarray:
     ink = ink_map(cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY), CELL)
     m = int(0.12 * CELL)
     spans = np.zeros(SIZE * SIZE)
+    cell_gains = gains(ink)
     for k in range(SIZE * SIZE):
         r, c = divmod(k, SIZE)
         cell_ink = ink[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
-        inner = cell_ink[m:CELL - m, m:CELL - m] * own_contrast(cell_ink)
+        inner = cell_ink[m:CELL - m, m:CELL - m] * float(cell_gains[k])
         count, _, stats, _ = cv2.connectedComponentsWithStats(
             (inner >= 0.35).astype(np.uint8), connectivity=8)
         big = stats[1:, cv2.CC_STAT_AREA] >= 0.004 * inner.size

@@ -16,9 +16,11 @@ Everything works on the grid straightened cell by cell from the lattice, at CELL
 
 from __future__ import annotations
 
+from functools import cache
+
 import cv2
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.cage_lattice import thin_ink
@@ -384,6 +386,13 @@ def digit_free_features(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.nda
     return out[0], out[1]
 
 
+@cache
+def _threadpools() -> ThreadpoolController:
+    """The process's thread pools, looked up once (by the first wall reading the model's
+    OpenMP runtime is loaded): each lookup scans every loaded library, 10-20 ms."""
+    return ThreadpoolController()
+
+
 def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
     """(walls_right n x n-1, walls_down n-1 x n) probabilities from the straightened ink
     (the large digits' ink aside: see digit_free_features)."""
@@ -392,7 +401,7 @@ def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, 
     # Either side may come first: average the two views (one call for both). One OpenMP
     # thread: for 288 rows the threads' hand-offs per tree cost far more than they save,
     # seconds per picture when the cores are busy.
-    with threadpool_limits(1, user_api="openmp"):
+    with _threadpools().limit(limits=1, user_api="openmp"):
         both = model.predict_proba(np.concatenate([flat, mirrored(flat)]))[:, 1]
     prob = 0.5 * (both[:len(flat)] + both[len(flat):])
     prob = np.clip(prob, 0.002, 0.998)

@@ -36,6 +36,7 @@ from services.recognizer.killer.sum_finding import flagged_one
 from services.recognizer.killer.sum_glyphs import along_top_left, cell_ink, corner_glyphs
 from services.recognizer.killer.sum_tuning import MAX_SUM, NARROW, SUM_CELL
 from services.recognizer.killer.sums import load_killer_model, read_sums
+from services.recognizer.stages import enter
 
 SIZE = 9  # the usual side; read_killer reads any side whose sums fit 1..45
 CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
@@ -136,6 +137,7 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
     its width; its tops and feet near the horizontal lines look like walls one way only.
     Fills count by hue alone: a shadow across a photo changes the paper's lightness.
     """
+    enter("cage_walls")
     n = lattice.shape[0] - 1
     found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, n)]
     by_line = coloured_line_walls(colour, lattice)
@@ -167,6 +169,7 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
                 box: tuple[int, int] = (3, 3)) -> KillerRead:
     """The killer parts of an n x n grid with boxes of `box` (rows, columns); `colour` is
     the same picture in colour (BGR), where the cages may be colour fills."""
+    enter("cages")
     model = load_killer_model()
     lattice = killer_lattice(gray, grid_corners(gray, corners, n), n, box)
     right, down = phase_steady_walls(gray, lattice, model.walls, n)

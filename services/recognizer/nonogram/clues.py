@@ -26,6 +26,7 @@ from services.contracts import ClueReading, SumCandidate
 from services.recognizer.cells.classifier import DigitModel, load_model
 from services.recognizer.cells.glyphs import Glyph, glyph_features, split_glyph
 from services.recognizer.errors import RecognitionError
+from services.recognizer.stages import enter
 
 CLUE_MODEL_PATH = Path(__file__).parents[1] / "models" / "clues.joblib"
 
@@ -58,6 +59,7 @@ FAINT_LINE = 6  # grey levels below the local mean that count as a line inside t
 FILLED_SHARE = 0.55  # a cell this dark inside is filled
 CROSS_SHARE = 0.04  # a cell with this much ink inside (but not filled) is crossed
 CLUE_RATE = 0.7  # a nonogram shows clues on at least this share of its rows and columns
+SOME_CLUES = 0.3  # a grid with clues beside this share of its lines may be a nonogram
 
 
 PAIR = 10  # the clue model's class after the digits: two touching digits seen as one glyph
@@ -437,6 +439,24 @@ class NoGrid(RecognitionError):
     """No web of lines enclosing cells was found at all."""
 
 
+def _some_clues_beside(ink: np.ndarray, margin: int, edge: int, width: int, height: int
+                       ) -> None:
+    """NotANonogram, cheaply, when too few of the grid's lines have any ink at all beside
+    them for it to be one (a sudoku, say): a line's clue numbers are ink within its band,
+    so the share of bands holding ink bounds the share of lines with clues. Below
+    SOME_CLUES the finer reading would not be tried either (nonogram/reading.py): the
+    glyphs need not be found."""
+    left = ink[margin:margin + height * CLUE_CELL, :margin - edge]
+    above = ink[:margin - edge, margin:margin + width * CLUE_CELL]
+    rows = left.reshape(height, CLUE_CELL, -1).any(axis=(1, 2))
+    cols = above.reshape(-1, width, CLUE_CELL).any(axis=(0, 2))
+    bound = min(float(rows.mean()), float(cols.mean()))
+    if bound < SOME_CLUES:
+        raise NotANonogram(f"a {width}x{height} grid was found, but at most {bound:.0%} of "
+                           "its lines have anything beside them: this does not look like a "
+                           "nonogram (send it with kind 'auto')", bound, width == height)
+
+
 def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
                   ) -> tuple[list, list, float]:
     """(each row's numbers as glyph groups, each column's, the clue text height), found in
@@ -448,10 +468,12 @@ def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
     straight = cv2.warpPerspective(gray, homography, (view_w, view_h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=paper)
     ink = ink_of(straight, 15)
+    edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
+    _some_clues_beside(ink, margin, edge, width, height)
+    enter("nonogram_clues")
     light = float(np.percentile(straight, 90))
     darkness = np.clip((light - straight.astype(np.float32))
                        / max(1.0, light - float(np.percentile(straight, 0.5))), 0, 1)
-    edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
     left = _blobs(np.ascontiguousarray(ink[margin:margin + height * CLUE_CELL, :margin - edge]),
                   darkness[margin:margin + height * CLUE_CELL])
     above = _blobs(np.ascontiguousarray(ink[:margin - edge, margin:margin + width * CLUE_CELL]),
@@ -517,6 +539,7 @@ def line_ink(gray: np.ndarray) -> np.ndarray:
 def find_nonogram(gray: np.ndarray) -> NonogramGlyphs:
     """The grid and its clue numbers' ink; NotANonogram when the grid found has no clues
     on most of its rows and columns, RecognitionError when no grid is found."""
+    enter("nonogram_look")
     corners, cells = grid_corners(ink_of(gray))
     try:
         joined, joined_cells = grid_corners(line_ink(gray))

@@ -9,7 +9,7 @@ import numpy as np
 from services.contracts import Reading
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.decode import decode, decode_region
-from services.recognizer.nonogram.clues import NoGrid, NotANonogram, read_nonogram
+from services.recognizer.nonogram.clues import SOME_CLUES, NoGrid, NotANonogram, read_nonogram
 
 
 def _points(array: np.ndarray) -> list:
@@ -19,7 +19,6 @@ def _points(array: np.ndarray) -> list:
 SHRUNK = 1.2  # an upload shrunk at least this much to the working size ...
 SMALL_CELL = 24  # ... whose cells are smaller than this there is read again finer
 FINE_SIDE = 2048  # pixels along the longer side of that finer reading
-SOME_CLUES = 0.3  # a grid with clues beside this share of its lines may be a nonogram
 
 
 def _cell_side(read) -> float:

@@ -1,0 +1,102 @@
+"""Cheap looks at a grid read as classic: is it plainly cage free (cage_free), plainly
+print only, a screenshot nobody wrote on (plainly_printed)?
+
+Telling a person's digits and pencil notes from print (cells/half_solved.py) costs as
+much as the rest of the reading, and the cage wall test (killer/reading.py) much of it. A
+screenshot shows its paper in one flat grey; where print is all
+there is, every digit's darkest pixel is the font's one colour and every cell the digit
+model reads blank is that flat paper. A person's entries (an app's are another colour),
+notes and marks in cells read blank, a highlighted cell, the grain of a photo: any of
+them sends the grid to the full reading. A blank cell of a killer shows its cage's
+outline, fill or coloured line: a grey flat grid whose blank cells are bare paper but for
+the grid's own solid lines has no cages.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.recognizer.stages import enter
+
+FLAT_PAPER = 0.5  # at least this share of the grid's pixels is exactly the paper's grey
+DEEP_INK = 60  # grey levels from the paper to the darkest ink, at least
+MARK = 0.12  # a pixel this share of the way from the paper to the darkest ink is a mark
+ONE_COLOUR = 10  # the digits' darkest pixels differ by at most this, in every channel
+MARGIN = 0.15  # of a cell's side: its inset, clear of the grid lines
+# A killer's cage outline runs at least 0.06 of a cell beyond its grid line's half width
+# (killer_render.vary), dashed or solid, through nearly every cell, where the grid's
+# lines run solid along all of it: SOLID_LINE of a straightened row or column's pixels.
+SOLID_LINE = 0.9
+OPEN_SHARE = 0.25  # of the cells, at least, read blank: enough to show the cages
+GREY = 16  # channels of a grey pixel differ by at most this: no cage colour, no fill
+
+
+def _flat_paper(gray: np.ndarray) -> tuple[int, int] | None:
+    """(the paper's grey, grey levels from it to the darkest ink) of a flat screenshot's
+    grid, None when its paper is not flat or its ink not deep."""
+    counts = np.bincount(gray.ravel(), minlength=256)
+    paper = int(counts.argmax())
+    depth = paper - int(gray.min())
+    if counts[paper] < FLAT_PAPER * gray.size or depth < DEEP_INK:
+        return None
+    return paper, depth
+
+
+def _insets(image: np.ndarray, n: int, margin: float) -> np.ndarray:
+    """(n*n, pixels[, channels]) each cell's inset, `margin` of its side from its edges."""
+    cell = image.shape[0] // n
+    m = int(round(margin * cell))
+    grid = image[:n * cell, :n * cell].reshape(n, cell, n, cell, *image.shape[2:])
+    return np.moveaxis(grid, 2, 1)[:, :, m:cell - m, m:cell - m].reshape(
+        n * n, -1, *image.shape[2:])
+
+
+def _blank(classic: np.ndarray) -> np.ndarray:
+    flat = np.asarray(classic, np.float64).reshape(classic.shape[0] ** 2, -1)
+    return flat[:, 0] > 0.5 * flat.sum(axis=1)
+
+
+def cage_free(straight: np.ndarray, classic: np.ndarray) -> bool:
+    """Whether the grid, straightened (BGR, n*cell pixels square), is a flat grey
+    screenshot whose cells read blank (at least OPEN_SHARE of them) are bare paper but
+    for the grid's solid lines: no cage outline, coloured cage line or fill is there, and
+    cage_walls_seen need not look."""
+    enter("cage_look")
+    n = classic.shape[0]
+    cell = straight.shape[0] // n
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)[:n * cell, :n * cell]
+    flat = _flat_paper(gray)
+    blank = _blank(classic)
+    if flat is None or blank.sum() < OPEN_SHARE * n * n:
+        return False
+    if int((straight.max(axis=-1).astype(np.int16) - straight.min(axis=-1)).max()) > GREY:
+        return False
+    paper, depth = flat
+    marked = np.abs(gray.astype(np.int16) - paper) > MARK * depth
+    lines = (marked.mean(axis=0) >= SOLID_LINE)[None, :] | \
+        (marked.mean(axis=1) >= SOLID_LINE)[:, None]
+    lines = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    stray = (marked & ~lines).reshape(n, cell, n, cell).any(axis=(1, 3)).ravel()
+    return not (stray & blank).any()
+
+
+def plainly_printed(straight: np.ndarray, classic: np.ndarray) -> bool:
+    """Whether the grid, straightened (BGR, n*cell pixels square), is a flat screenshot
+    of print alone; `classic`: the digit model's (n, n, values) probabilities."""
+    enter("print_look")
+    n = classic.shape[0]
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
+    flat = _flat_paper(gray)
+    if flat is None:
+        return False
+    paper, depth = flat
+    insets = _insets(gray, n, MARGIN)
+    marked = (np.abs(insets.astype(np.int16) - paper) > MARK * depth).any(axis=1)
+    if (marked == _blank(classic)).any():
+        # A mark where no digit is read (notes, a highlight), or a digit read where the
+        # paper is clear: the full reading decides.
+        return False
+    inked = np.flatnonzero(marked)
+    cores = _insets(straight, n, MARGIN)[inked, insets[inked].argmin(axis=1)].astype(np.int16)
+    return not len(cores) or int((cores.max(axis=0) - cores.min(axis=0)).max()) <= ONE_COLOUR
