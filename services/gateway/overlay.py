@@ -95,12 +95,33 @@ def draw_on(picture: Image.Image, reading: Reading, result: SolveResult,
             ring_sum(canvas, quad, colour)
         elif suspect.what == "cell":
             outline_cell(canvas, quad, colour)
+            if doubted_entry(result, suspect):
+                # The person's digit stays as they wrote it; the answer goes beside it.
+                paint_digit(canvas, cell_part(quad, RIGHT_DIGIT_BOX), symbol_text(
+                    suspect.chosen, result.symbols), SOLUTION_RGB)
         else:
             mark_wall(canvas, quad, suspect.what, colour)
-    for row, col in sorted(wrong):
-        outline_cell(canvas, quads[row, col], WRONG_RGB)
-        strike_through(canvas, quads[row, col], WRONG_RGB)
+    for w in sorted(result.wrong_entries, key=lambda w: (w.row, w.col)):
+        if (w.row, w.col) not in wrong:
+            continue
+        quad = quads[w.row, w.col]
+        outline_cell(canvas, quad, WRONG_RGB)
+        strike_through(canvas, quad, WRONG_RGB)
+        # The right digit beside the crossed-out one, small, in the cell's top right.
+        paint_digit(canvas, cell_part(quad, RIGHT_DIGIT_BOX), symbol_text(w.correct,
+                    result.symbols), SOLUTION_RGB)
     return encode(Image.fromarray(canvas), fmt)
+
+
+RIGHT_DIGIT_BOX = (0.55, 0.04, 0.96, 0.45)  # where a wrong entry's right digit is written
+
+
+def doubted_entry(result: SolveResult, suspect: Suspect) -> bool:
+    """A doubtful reading of the person's own digit that the solution contradicts: its
+    cell shows their digit, not the answer."""
+    entries = result.entries or []
+    return (suspect in result.uncertain and suspect.chosen and suspect.read != suspect.chosen
+            and suspect.row < len(entries) and bool(entries[suspect.row][suspect.col]))
 
 
 NONOGRAM_INSET = 0.12  # share of the cell left clear round a filled square

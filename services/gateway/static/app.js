@@ -21,6 +21,8 @@ const STATUS_TEXT = {
   needs_review: "Done, but the reading needs your check.",
   failed: "It did not work.",
 };
+// A typed-in puzzle has no reading: its doubts are the puzzle's own.
+const TYPED_STATUS_TEXT = { ...STATUS_TEXT, needs_review: "Done, but the puzzle needs your check." };
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // The verdict in words for this job: typed puzzles have no reading to check, and
@@ -28,7 +30,8 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 function verdictText(result, fromPicture) {
   const changed = result.suspects.filter((s) => s.read !== s.chosen).length;
   const marked = result.suspects.length;
-  const unsure = result.uncertain.length;
+  // A reading is counted once however many doubts name it, as the grid marks it once.
+  const unsure = new Set(result.uncertain.map((u) => `${u.what},${u.row},${u.col}`)).size;
   const as = fromPicture ? "read" : "typed";
   const parts = [];
   if (result.verdict === "unique") parts.push("The solution is unique.");
@@ -86,15 +89,22 @@ function clearError() {
 function showProgress(job, fromPicture) {
   const status = FINAL_STATES.has(job.status) ? "done" : job.status;
   const at = STEP_ORDER.indexOf(status);
+  const failed = job.status === "failed";
   for (const step of $("#steps").children) {
     const index = STEP_ORDER.indexOf(step.dataset.step);
     step.hidden = step.dataset.step === "recognizing" && !fromPicture;
-    step.className = index < at || status === "done" ? "done" : "";
+    // A failed job ends on a step of its own: nothing is shown as done.
+    step.className = failed ? (step.dataset.step === "done" ? "failed" : "")
+      : index < at || status === "done" ? "done" : "";
+    if (step.dataset.step === "done") step.textContent = failed ? "Failed" : "Done";
     if (index === at) step.setAttribute("aria-current", "step");
     else step.removeAttribute("aria-current");
   }
-  const revision = job.revision > 1 ? ` (correction ${job.revision - 1})` : "";
-  $("#status").textContent = STATUS_TEXT[job.status] + revision;
+  // Corrections in force are counted; back at the original reading there are none.
+  const corrected = Object.values(job.corrections || {}).some((fixes) => fixes?.length);
+  const revision = corrected && job.revision > 1 ? ` (correction ${job.revision - 1})` : "";
+  const words = fromPicture ? STATUS_TEXT : TYPED_STATUS_TEXT;
+  $("#status").textContent = words[job.status] + revision;
   $("#job").setAttribute("aria-busy", String(!FINAL_STATES.has(job.status)));
   $("#solve-again").disabled = !FINAL_STATES.has(job.status);
   $("#undo").disabled = !FINAL_STATES.has(job.status);
@@ -108,9 +118,26 @@ function showReview(job) {
   // A nonogram's reading is its clues; every other kind's is its grid.
   editor = job.reading.kind === "nonogram" ? clueEditor(job) : readingEditor(job);
   $("#reading").replaceChildren(editor.element);
+  // The help for this puzzle's kind only (and for a page written on, if it is one).
+  const fits = new Set([job.reading.kind]);
+  if (editor.element.querySelector("fieldset.cell-kind:not([hidden])")) fits.add("written");
+  for (const part of $("#review-help").querySelectorAll("[data-for]")) {
+    part.hidden = !part.dataset.for.split(" ").some((kind) => fits.has(kind));
+  }
   const suspects = suspectList(job, editor.focus);
   $("#suspects").replaceChildren(suspects);
   if (!job.image_deleted) addCloseUps(suspects, job.reading, imageUrl(job));
+}
+
+// The solved picture to download: PNG as drawn, JPEG and WebP smaller.
+const DOWNLOADS = { "#download-overlay": "png", "#download-jpeg": "jpg", "#download-webp": "webp" };
+function showDownloads(job, shown) {
+  for (const [link, type] of Object.entries(DOWNLOADS)) {
+    $(link).hidden = !shown;
+    if (!shown) continue;
+    $(link).href = overlayUrl(job, type);
+    $(link).download = `gridsight-${job.id.slice(0, 8)}.${type}`;
+  }
 }
 
 function showPicture(job, fromPicture) {
@@ -119,21 +146,26 @@ function showPicture(job, fromPicture) {
   $("#picture-deleted").hidden = !(fromPicture && job.image_deleted);
   figure.hidden = !fromPicture || Boolean(job.image_deleted);
   if (figure.hidden) {
-    $("#download-overlay").hidden = true;
+    showDownloads(job, false);
     return;
   }
   const img = $("#overlay");
   const solved = Boolean(job.result?.solution && job.reading?.cell_quads);
+  // The picture's own size reserves its place before it arrives: the page does not jump.
+  const [width, height] = job.reading?.image_size || [];
+  if (width && height) {
+    img.width = width;
+    img.height = height;
+  } else {
+    img.removeAttribute("width");
+    img.removeAttribute("height");
+  }
   img.onerror = () => {
     img.onerror = null;
     img.src = imageUrl(job);
   };
   img.src = solved ? overlayUrl(job) : imageUrl(job);
-  $("#download-overlay").hidden = !solved;
-  if (solved) {
-    $("#download-overlay").href = overlayUrl(job, "png");
-    $("#download-overlay").download = `gridsight-${job.id.slice(0, 8)}.png`;
-  }
+  showDownloads(job, solved);
   img.alt = solved ? "Your picture with the solution drawn in" : "Your picture";
   $("#picture-caption").textContent = solved
     ? "The solution drawn into your picture, in blue. Red: readings the solver changed "
@@ -143,7 +175,8 @@ function showPicture(job, fromPicture) {
 
 function showResult(job, fromPicture) {
   const { result } = job;
-  $("#result").hidden = !result && !fromPicture;
+  // A failed job has no solution to show: no empty "Solution" heading.
+  $("#result").hidden = !result && (!fromPicture || job.status === "failed");
   $("#verdict").textContent = result ? verdictText(result, fromPicture) : "";
   const conflicts = (result?.conflicts || []).map((text) => {
     const item = document.createElement("li");
@@ -172,10 +205,20 @@ function showResult(job, fromPicture) {
   showPicture(job, fromPicture);
   const solution = result?.solution;
   $("#result-actions").hidden = !solution;
-  $("#download-overlay").hidden ||= !solution;
+  if (!solution) showDownloads(job, false);
   if (!solution) $("#solution").replaceChildren();
   else if (result.kind === "nonogram") {
-    $("#solution").replaceChildren(nonogramPicture(solution, result.puzzle));
+    const pictures = [nonogramPicture(solution, result.puzzle)];
+    if (result.other_solution) {
+      // "Two of them are shown": the second one too, its ids kept unique.
+      const other = nonogramPicture(result.other_solution, result.puzzle);
+      for (const node of [other, ...other.querySelectorAll("[id]")]) {
+        if (node.id) node.id += "-other";
+      }
+      other.querySelector("[role=img]")?.setAttribute("aria-label", "Another solution");
+      pictures.push(other);
+    }
+    $("#solution").replaceChildren(...pictures);
   }
   else if (result.other_solution) {
     $("#solution").replaceChildren(
@@ -192,6 +235,9 @@ function show(job, knownPicture) {
   shownJob = job;
   showProgress(job, fromPicture);
   $("#job-actions").hidden = !FINAL_STATES.has(job.status);
+  $("#failed-actions").hidden = job.status !== "failed";
+  $("#delete-job").textContent = job.image_deleted || !fromPicture
+    ? "Delete this job from the server" : "Delete this job and its picture from the server";
   if (FINAL_STATES.has(job.status)) {
     showReview(job);
     showResult(job, fromPicture);
@@ -217,6 +263,8 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
     $("#review").hidden = true;
     $("#result").hidden = true;
     $("#job-actions").hidden = true;
+    $("#failed-actions").hidden = true;
+    $("#picture-deleted").hidden = true;
     editor = null;
   }
   try {
@@ -354,10 +402,11 @@ function wireReview() {
 function applyVeil() {
   const on = $("#veil").checked;
   $("#solution").classList.toggle("veiled", on);
-  for (const cell of $("#solution").querySelectorAll("td.found")) {
+  // One tab stop for the hidden digits (the first); arrow keys move between them.
+  [...$("#solution").querySelectorAll("td.found")].forEach((cell, i) => {
     cell.classList.remove("shown");
     if (on) {
-      cell.tabIndex = 0;
+      cell.tabIndex = i === 0 ? 0 : -1;
       cell.setAttribute("role", "button");
       cell.setAttribute("aria-label", "Hidden digit: reveal it");
     } else {
@@ -365,15 +414,43 @@ function applyVeil() {
       cell.removeAttribute("role");
       cell.removeAttribute("aria-label");
     }
-  }
+  });
   if (shownJob?.reading && shownJob.result?.solution && $("#overlay").src) {
     $("#overlay").src = on ? imageUrl(shownJob) : overlayUrl(shownJob);
+  }
+}
+
+const STEPS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+
+// Arrow keys between the cells of a veiled solution, to the next hidden digit that way.
+function moveInVeil(event, cell) {
+  const [dr, dc] = STEPS[event.key];
+  const table = cell.closest("table");
+  const rows = [...table.rows];
+  let r = cell.parentElement.rowIndex;
+  let c = cell.cellIndex;
+  for (;;) {
+    r += dr;
+    c += dc;
+    const next = rows[r]?.cells[c];
+    if (!next) return;
+    if (next.tabIndex >= -1 && next.classList.contains("found")) {
+      event.preventDefault();
+      cell.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+      return;
+    }
   }
 }
 
 function reveal(event) {
   const cell = event.target.closest("td.found");
   if (!cell || !$("#veil").checked) return;
+  if (event.type === "keydown" && STEPS[event.key]) {
+    moveInVeil(event, cell);
+    return;
+  }
   if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
   event.preventDefault();
   cell.classList.add("shown");
@@ -389,7 +466,9 @@ function wireResultActions() {
     const text = solutionText(shownJob.result);
     try {
       await navigator.clipboard.writeText(text);
-      $("#status").textContent = "The solution was copied as text.";
+      $("#status").textContent = $("#veil").checked
+        ? "The whole solution was copied as text, the hidden digits too."
+        : "The solution was copied as text.";
     } catch {
       showError(new Error("The browser did not allow copying; the solution as text is:\n"
                           + text));
@@ -412,7 +491,7 @@ function wireResultActions() {
     // #status is a live region: the change is read out.
     $("#status").textContent = "Deleted: the job and its picture are no longer on the server.";
   });
-  $("#solve-another").addEventListener("click", () => {
+  const startOver = () => {
     following?.abort();
     history.replaceState(null, "", location.pathname);
     $("#job").hidden = true;
@@ -421,7 +500,9 @@ function wireResultActions() {
     editor = null;
     window.scrollTo(0, 0);
     $("#file").focus();
-  });
+  };
+  $("#solve-another").addEventListener("click", startOver);
+  $("#try-another").addEventListener("click", startOver);
 }
 
 // Enter in the reading solves again; a focused reading shows its details below the grid
@@ -442,8 +523,10 @@ function wireReadingKeys() {
 
 function followFromAddress() {
   const id = new URLSearchParams(location.hash.slice(1)).get("job");
-  if (id) follow(async () => ({ id }), { fromPicture: null });
+  if (id && id !== shownJob?.id) follow(async () => ({ id }), { fromPicture: null });
 }
+// A #job= typed or pasted into the address bar shows that job.
+window.addEventListener("hashchange", followFromAddress);
 
 wirePictureInputs();
 wireTypedForms();

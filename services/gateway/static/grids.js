@@ -56,6 +56,7 @@ function describeMark(mark, symbols = null) {
   const { suspect } = mark;
   const as = (value) => (WALLS[suspect.what]
     ? (value ? "present" : "absent") : shown(value, suspect.what === "cell" ? symbols : null));
+  if (mark.typed) return `you typed ${as(suspect.read)}; it cannot hold with the rest: check it`;
   if (mark.type === "suspect" && suspect.read === suspect.chosen) {
     // Kept as read, but it cannot hold with the rest: the person decides.
     return `read ${as(suspect.read)} (${percent(suspect.read_prob)}), in conflict: check it`;
@@ -69,12 +70,18 @@ function describeMark(mark, symbols = null) {
     + `${others ? `, could be ${others}` : ""}`;
 }
 
-function markedCells(result, ...whats) {
+// The marked readings of `whats`, by cell. A suspect in a cell the person corrected is
+// what they typed (the solver lists it first when it cannot hold).
+function markedCells(job, ...whats) {
+  const { result, corrections } = job;
+  const typed = new Set((corrections?.cells || []).map((f) => key(f.row, f.col)));
   const marks = new Map();
   for (const [type, list] of [["suspect", result?.suspects], ["uncertain", result?.uncertain]]) {
     for (const suspect of list || []) {
-      if (whats.includes(suspect.what) && !marks.has(key(suspect.row, suspect.col))) {
-        marks.set(key(suspect.row, suspect.col), { type, suspect });
+      const here = key(suspect.row, suspect.col);
+      if (whats.includes(suspect.what) && !marks.has(here)) {
+        marks.set(here, { type, suspect,
+                          typed: type === "suspect" && suspect.what === "cell" && typed.has(here) });
       }
     }
   }
@@ -219,6 +226,29 @@ function kindSwitch(inputs) {
   return fieldset;
 }
 
+// A cage's sum is edited on purpose: on a touch screen the sum's box lets taps through to
+// its cell (a 34 px cell is mostly sum box), and this button, shown while a cell holding a
+// sum is chosen, opens the sum instead.
+function sumEditButton(inputs, sums, n) {
+  const button = element("button", { type: "button", className: "secondary sum-edit" });
+  button.hidden = true;
+  let target = null;
+  const bySum = new Map(sums.map((s) => [s.dataset.sum, s]));
+  inputs.flat().forEach((input, i) => {
+    input.addEventListener("focus", () => {
+      const here = key(Math.floor(i / n), i % n);
+      target = bySum.get(here) || null;
+      button.hidden = !target;
+      if (target) {
+        const [row, col] = here.split(",").map(Number);
+        button.textContent = `Change the cage sum at row ${row + 1}, column ${col + 1}`;
+      }
+    });
+  });
+  button.addEventListener("click", () => target?.focus());
+  return button;
+}
+
 export function readingEditor(job) {
   const { reading, result, corrections } = job;
   const n = reading.size;
@@ -226,8 +256,8 @@ export function readingEditor(job) {
   const fixByCell = new Map((corrections?.cells || []).map((f) => [key(f.row, f.col), f]));
   const fixedCells = new Map([...fixByCell].map(([here, f]) => [here, f.value]));
   const fixedSums = new Map((corrections?.cage_sums || []).map((f) => [key(f.row, f.col), f.value]));
-  const cellMarks = markedCells(result, "cell", "wall_right", "wall_down");
-  const sumMarks = markedCells(result, "cage_sum");
+  const cellMarks = markedCells(job, "cell", "wall_right", "wall_down");
+  const sumMarks = markedCells(job, "cage_sum");
   const grid = element("div", { className: "grid reading" });
   grid.style.setProperty("--n", n);
   grid.setAttribute("role", "group");
@@ -274,7 +304,28 @@ export function readingEditor(job) {
   roving(inputs.flat(), firstMark ? firstMark.row * n + firstMark.col : 0);
   roving(sums);
   const withKinds = Boolean(cellKind(job, 0, 0));
-  const wrapper = element("div", {}, withKinds ? [grid, kindSwitch(inputs)] : [grid]);
+  const parts = [grid];
+  if (withKinds) {
+    // The printed / your own / nothing switch fits a page written on; on a page read as
+    // printed only it waits behind a button, for the person who did write on it.
+    const switcher = kindSwitch(inputs);
+    const written = result?.entries?.some((line) => line.some(Boolean)) || result?.notes?.length
+      || (corrections?.cells || []).some((f) => f.kind);
+    if (!written) {
+      switcher.hidden = true;
+      const open = element("button", { type: "button", className: "link kinds-open" },
+                           ["Some digits on this page are my own: mark them"]);
+      open.addEventListener("click", () => {
+        switcher.hidden = false;
+        open.hidden = true;
+        switcher.querySelector("input")?.focus();
+      });
+      parts.push(open);
+    }
+    parts.push(switcher);
+  }
+  if (sums.length) parts.push(sumEditButton(inputs, sums, n));
+  const wrapper = element("div", {}, parts);
 
   return {
     element: wrapper,
@@ -355,7 +406,7 @@ export function clueEditor(job) {
   const lists = Object.entries({ row_clue: reading.row_clues, col_clue: reading.col_clues })
     .map(([what, clues]) => {
       const line = what === "row_clue" ? "row" : "col";
-      const marks = [...markedCells(result, what).values()];
+      const marks = [...markedCells(job, what).values()];
       const items = (clues || []).map((numbers, index) => {
         const lineMarks = marks.filter((m) => m.suspect.row === index);
         const fix = typed.get(`${line},${index}`);
@@ -424,10 +475,10 @@ export function clueEditor(job) {
 }
 
 export function suspectList(job, focus) {
-  const marks = [...markedCells(job.result, "cell", "wall_right", "wall_down").values(),
-                 ...markedCells(job.result, "cage_sum").values(),
-                 ...markedCells(job.result, "row_clue").values(),
-                 ...markedCells(job.result, "col_clue").values()];
+  const marks = [...markedCells(job, "cell", "wall_right", "wall_down").values(),
+                 ...markedCells(job, "cage_sum").values(),
+                 ...markedCells(job, "row_clue").values(),
+                 ...markedCells(job, "col_clue").values()];
   const list = element("ul", { className: "suspects" });
   for (const mark of marks) {
     const { row, col, what } = mark.suspect;
