@@ -96,7 +96,8 @@ def difficulty(puzzle: SudokuPuzzle | KillerPuzzle, solution: Grid,
     return solve_path(board, [v for row in solution for v in row], seconds=seconds).rating()
 
 
-PATH_SECONDS = 4.0  # for each of the two paths a solved job gets
+PATH_SECONDS = 2.5  # for each of the two paths a solved job gets
+MAX_RATED_SIDE = 16  # beyond, one step of the wider techniques can take seconds
 
 
 def rate_result(result: SolveResult, seconds: float = PATH_SECONDS
@@ -105,6 +106,7 @@ def rate_result(result: SolveResult, seconds: float = PATH_SECONDS
     entries: wrong entries first), for a sudoku or killer with one solution; else
     (result, None)."""
     if (result.kind not in ("sudoku", "killer") or result.verdict != "unique"
+            or (result.size or 0) > MAX_RATED_SIDE
             or not result.solution or not isinstance(result.puzzle, SudokuPuzzle | KillerPuzzle)):
         return result, None
     rating = difficulty(result.puzzle, result.solution, seconds)

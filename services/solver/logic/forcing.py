@@ -8,12 +8,12 @@ that choice is false: trial and error, the last resort of a person.
 
 from __future__ import annotations
 
-import time
-
 from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
 from services.solver.propagate import propagate
 
-FORCING_SECONDS = 0.3
+# Work limits in choices followed (not seconds, so a path is the same on any machine).
+FORCING_FOLLOWS = 600
+TRIAL_FOLLOWS = 900
 
 
 def _follow(board: Board, cell: int, d: int) -> list[int] | None:
@@ -78,13 +78,13 @@ def _choices(board: Board):
                     yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
 
 
-def forcing_chain_or_trial(board: Board, seconds: float = FORCING_SECONDS) -> Step | None:
-    """A forcing chain if one is found in time, else a choice that breaks the grid."""
-    deadline = time.perf_counter() + seconds
+def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step | None:
+    """A forcing chain if one is found within the work limit, else a choice that breaks
+    the grid."""
     followed: dict[tuple[int, int], list[int] | None] = {}
     broken = None
     for label, options in _choices(board):
-        if time.perf_counter() > deadline:
+        if len(followed) > follows:
             break
         outcomes = []
         for option in options:
@@ -99,7 +99,7 @@ def forcing_chain_or_trial(board: Board, seconds: float = FORCING_SECONDS) -> St
             if step:
                 return step
     if broken is None:
-        return trial(board, max(0.0, deadline - time.perf_counter()), followed)
+        return trial(board, TRIAL_FOLLOWS, followed)
     return _trial_step(board, *broken)
 
 
@@ -133,18 +133,19 @@ def _trial_step(board: Board, cell: int, d: int) -> Step:
     return Step("trial and error", text, [cell], eliminations=[(cell, d)], digits=[d])
 
 
-def trial(board: Board, seconds: float = 0.5, followed=None) -> Step | None:
+def trial(board: Board, follows: int = TRIAL_FOLLOWS, followed=None) -> Step | None:
     """Assume a candidate of a cell with few of them; if singles then break the grid, the
     candidate is false."""
-    deadline = time.perf_counter() + seconds
     followed = followed or {}
+    done = 0
     open_cells = sorted((i for i in range(len(board.values)) if not board.values[i]),
                         key=lambda i: popcount(board.cands[i]))
     for cell in open_cells:
         for d in range(1, board.size + 1):
             if not board.cands[cell] & bit(d) or (cell, d) in followed:
                 continue
-            if time.perf_counter() > deadline:
+            done += 1
+            if done > follows:
                 return None
             if _follow(board, cell, d) is None:
                 return _trial_step(board, cell, d)
