@@ -561,11 +561,11 @@ def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
             if outcome is not None and not isinstance(outcome, str) and \
                     lp + best_cells_lp + best_sum_lp <= outcome.log_prob:
                 break  # no later layout can beat what was found
+            these_sums = [by_cell[divmod(h, n)] for h in heads]
+            likeliest = likeliest or (cages, these_sums)
             if layout_budget.spent():
                 cut = True
                 break
-            these_sums = [by_cell[divmod(h, n)] for h in heads]
-            likeliest = likeliest or (cages, these_sums)
             found = repair_grid(geo, cells, cages, these_sums, layout_budget)
             if found is None or isinstance(found, str):
                 outcome = outcome or found
@@ -660,9 +660,10 @@ def unsolvable_result(reading: Reading, geo: Geometry, cells: list[Options],
 
 
 def open_sums(geo: Geometry, layout: tuple | None) -> list[Options] | None:
-    """On the likeliest cage layout, the sums that keep more than one likely value (read at
-    least as likely as the first stage's floor) once the 45 rule has pruned them: the
-    ones whose choice the puzzle leaves open. None when the rule does not apply."""
+    """On the likeliest cage layout, the sums whose choice decides the answer: once the 45
+    rule has pruned their likely values (read at least as likely as the first stage's
+    floor), those with more than one left, or one other than the value read. None when
+    the rule does not apply."""
     if layout is None or not RULE_OUT_SUMS:
         return None
     cages, sums = layout
@@ -670,7 +671,8 @@ def open_sums(geo: Geometry, layout: tuple | None) -> list[Options] | None:
     kept = prune_sums(geo, cages, [[v for v, _ in o.values] for o in likely])
     if kept is None:
         return None
-    return [o for o, values in zip(sums, kept, strict=True) if len(values) > 1]
+    return [o for o, values in zip(sums, kept, strict=True)
+            if len(values) > 1 or values[0] != o.best]
 
 
 def unsettled_killer(reading: Reading, by_cell: dict, started: float,
