@@ -32,9 +32,11 @@ def _misread_sums(reading, truth, keep_every: int = 2):
 
 def test_unsettled_repair_stops_early_and_names_doubtful_sums():
     # Before the settle budget this spent the whole 10 s and offered a wrong answer. Two
-    # sums in three misread: with the rest read as surely as the round-2 model reads them,
-    # half misread can settle within the budget on an idle machine (as needs_review, see
-    # below), two in three cannot.
+    # sums in three misread, the true value of each at p 0.03: a reading that far from
+    # the picture stops within the budget and goes to a person. With the 45 rule pruning
+    # the sums (cage_sums.py) the repair may settle on a reading likelier than the true
+    # one (here log-probability -51 against -71); it is never `solved`, and what it
+    # names are misread sums.
     data, _, _, info = screenshot(22, "app")
     reading = _misread_sums(recognize(data, "killer"), info["sums"], keep_every=3)
     # The budget counts the solving thread's CPU time (budget.py): so does the test, which
@@ -44,12 +46,11 @@ def test_unsettled_repair_stops_early_and_names_doubtful_sums():
     elapsed = time.thread_time() - started
     assert elapsed < KILLER_SETTLE_SECONDS + 1.5  # not the 10 s limit
     assert result.status == "needs_review"
-    assert result.solution is None
     assert result.suspects and all(s.what == "cage_sum" for s in result.suspects)
     doubtful = {(s.row, s.col) for s in result.suspects}
     misread = {tuple(s.cell) for i, s in enumerate(reading.cage_sums) if i % 3 != 2}
     assert doubtful <= misread
-    assert "sum" in result.message
+    assert "sum" in result.message or "changed" in result.message
 
 
 def test_half_the_sums_misread_is_never_answered_as_solved():
