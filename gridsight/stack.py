@@ -40,6 +40,8 @@ WORKER_MODULES = {
     SOLVE_TYPED_QUEUE: "services.solver.tasks",
     SOLVE_LARGE_QUEUE: "services.solver.tasks",
 }
+# uvicorn's h11 with a deadline on request headers.
+GATEWAY_PROTOCOL = "services.gateway.connections:HeaderDeadlineH11"
 # One BLAS thread per worker: on two cores, more threads only fight each other.
 QUIET_THREADS = {name: "1" for name in (
     "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENCV_NUM_THREADS")}
@@ -275,6 +277,7 @@ class Stack:
         it of CPU that way)."""
         command = [sys.executable, "-m", "uvicorn", "services.gateway.app:app",
                    "--host", host, "--port", str(port), "--log-level", "warning",
+                   "--http", GATEWAY_PROTOCOL,
                    *proxy_options(os.environ.get("GRIDSIGHT_TRUSTED_PROXIES", ""))]
         if nice:
             command = ["nice", "-n", str(nice), *command]

@@ -18,9 +18,13 @@ class Settings(BaseSettings):
     # Typed-in puzzles and every other request body (corrections): bytes read at most.
     max_puzzle_bytes: int = 1024 * 1024
     max_body_bytes: int = 256 * 1024
-    # A request body that stops arriving for this long is cut off (408): slow clients
-    # cannot hold connections open.
+    # A request body that stops arriving for this long is cut off (408), and so is one
+    # arriving slower than `body_min_bytes_per_second` on average after that long; a
+    # request's headers must have arrived within `header_seconds`. Slow clients cannot
+    # hold connections open.
     body_idle_seconds: float = 15.0
+    body_min_bytes_per_second: int = 1024
+    header_seconds: float = 10.0
     # Largest typed-in nonogram side, and the cells past which a typed-in puzzle is
     # solved on the `solve-large` queue rather than `solve-typed` (pictures' solves have
     # the `solve` queue to themselves).

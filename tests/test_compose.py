@@ -97,6 +97,11 @@ def test_gateway_command_and_port_match_the_app():
     # Published on the machine's loopback only.
     assert SERVICES["gateway"]["ports"] == [f"127.0.0.1:{port}:{port}"]
     assert "--no-proxy-headers" in command  # X-Forwarded-For is not believed
+    from gridsight.stack import GATEWAY_PROTOCOL  # as `serve` runs it: headers have a deadline
+
+    assert option(command, "--http") == GATEWAY_PROTOCOL
+    protocol_module, protocol = GATEWAY_PROTOCOL.split(":")
+    assert hasattr(importlib.import_module(protocol_module), protocol)
     assert f":{port}/healthz" in " ".join(SERVICES["gateway"]["healthcheck"]["test"])
 
 

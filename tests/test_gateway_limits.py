@@ -17,7 +17,7 @@ import httpx
 import pytest
 from PIL import Image
 
-from gridsight.stack import ROOT, Stack, free_port
+from gridsight.stack import GATEWAY_PROTOCOL, ROOT, Stack, free_port
 from tests.conftest import wait_until_healthy
 
 MB = 1024 * 1024
@@ -176,11 +176,14 @@ def test_the_gateway_answers_while_redis_is_paused(paused_redis_gateway):
 
 @pytest.fixture(scope="module")
 def impatient(redis_url):
-    """A gateway that waits 1 s for a stalled body."""
+    """A gateway (run as `serve` runs it) that waits 1 s for a stalled body, 2 s for
+    headers."""
     port = free_port()
-    env = os.environ | {"REDIS_URL": redis_url, "GRIDSIGHT_BODY_IDLE_SECONDS": "1"}
+    env = os.environ | {"REDIS_URL": redis_url, "GRIDSIGHT_BODY_IDLE_SECONDS": "1",
+                        "GRIDSIGHT_HEADER_SECONDS": "2"}
     gateway = subprocess.Popen([sys.executable, "-m", "uvicorn", "services.gateway.app:app",
-                                "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env)
+                                "--port", str(port), "--log-level", "warning",
+                                "--http", GATEWAY_PROTOCOL], cwd=ROOT, env=env)
     try:
         wait_until_healthy(f"http://127.0.0.1:{port}")
         yield port
@@ -197,6 +200,54 @@ def test_a_body_that_stops_arriving_is_cut_off(impatient):
         answer = sock.recv(4096)
         assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
         assert time.monotonic() - started < 5
+
+
+def closed_within(sock: socket.socket, seconds: float, trickle: bytes) -> float | None:
+    """Send `trickle` a byte every 0.25 s until the server closes the connection; the
+    seconds that took, or None if it stayed open for `seconds`."""
+    started = time.monotonic()
+    sock.settimeout(0.25)
+    for byte in (trickle[i:i + 1] for i in range(len(trickle))):
+        if time.monotonic() - started > seconds:
+            return None
+        try:
+            sock.sendall(byte)
+            if sock.recv(4096) == b"":
+                return time.monotonic() - started
+        except TimeoutError:
+            continue
+        except OSError:  # reset by the server
+            return time.monotonic() - started
+    return None
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off(impatient):
+    with socket.create_connection(("127.0.0.1", impatient), timeout=10) as sock:
+        seconds = closed_within(sock, 8, b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X" * 100)
+    assert seconds is not None and seconds < 4, seconds
+
+
+def test_a_body_trickled_slower_than_the_least_rate_is_cut_off(impatient):
+    """A byte every 0.25 s never leaves the body idle for 1 s, but is far below the least
+    rate (1 KiB/s after the first second)."""
+    with socket.create_connection(("127.0.0.1", impatient), timeout=10) as sock:
+        sock.sendall(b"POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                     b"Content-Length: 1000\r\n\r\n")
+        seconds = closed_within(sock, 8, b"5" * 1000)
+    assert seconds is not None and seconds < 4, seconds
+
+
+def test_a_chunked_corrections_body_over_the_limit_is_413_before_its_end(impatient):
+    with socket.create_connection(("127.0.0.1", impatient), timeout=10) as sock:
+        sock.sendall(b"POST /v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections HTTP/1.1\r\n"
+                     b"Host: x\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b'{"cells": [' + b" " * (64 * 1024)
+        for _ in range(6):  # 384 KiB, over the 256 KiB limit; the body never ends
+            sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            chunk = b" " * (64 * 1024)
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
 
 
 def test_huge_headers_are_refused(client):

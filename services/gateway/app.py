@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -75,27 +78,44 @@ class LimitBody:
         received = 0
         started = False
         body_done = False
+        too_large: BodyTooLarge | None = None
+        loop = asyncio.get_running_loop()
+        began = loop.time()
 
         async def counting_receive():
-            nonlocal received, body_done
+            nonlocal received, body_done, too_large
             if body_done:  # waiting for a disconnect: no time limit
                 return await receive()
+            # Each part within the idle limit, and the whole at the least rate after it.
+            allowed = (began + settings.body_idle_seconds
+                       + received / max(1, settings.body_min_bytes_per_second) - loop.time())
             try:
-                message = await asyncio.wait_for(receive(), settings.body_idle_seconds)
+                message = await asyncio.wait_for(
+                    receive(), max(0.0, min(settings.body_idle_seconds, allowed)))
             except TimeoutError:
                 raise ProblemError(408, "Request body too slow",
-                                   f"no part of the body arrived for "
-                                   f"{settings.body_idle_seconds:g} s",
+                                   f"the body must arrive with no pause of "
+                                   f"{settings.body_idle_seconds:g} s and at "
+                                   f"{settings.body_min_bytes_per_second} bytes/s at least",
                                    headers={"Connection": "close"}) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 body_done = not message.get("more_body", False)
                 if received > limit:
-                    raise BodyTooLarge(limit, what)
+                    too_large = BodyTooLarge(limit, what)
+                    raise too_large
             return message
 
         async def noting_send(message):
             nonlocal started
+            if too_large is not None:
+                # A route that caught the error while parsing answers 400 for a body
+                # that was too large: the answer is the 413, whatever it says.
+                if not started:
+                    started = True
+                    await problem_response(too_large.problem, too_large.headers)(
+                        scope, receive, send)
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
@@ -183,10 +203,22 @@ CLIENT_CLOSED = 499  # nginx's code for a client that went away before its answe
 
 
 # The page loads only its own scripts and styles; pictures may also be data: or blob: URLs
-# (previews). The interactive docs load Swagger UI from its CDN and keep their own rules.
+# (previews). The interactive docs (Swagger UI, served from the package) run one inline
+# script, allowed by its hash, and set styles of their own; /redoc loads from its CDN.
 PAGE_POLICY = ("default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+DOCS_POLICY = ("default-src 'self'; script-src 'self' {scripts}; "
+               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; "
+               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
+
+
+def docs_policy(html: str) -> str:
+    """DOCS_POLICY allowing exactly the inline scripts of this page."""
+    scripts = re.findall(r"<script>(.*?)</script>", html, flags=re.DOTALL)
+    hashes = [base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+              for script in scripts]
+    return DOCS_POLICY.format(scripts=" ".join(f"'sha256-{h}'" for h in hashes))
 DOCS_ASSETS = "/docs-assets"
 UNSAFE_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
 
@@ -245,13 +277,16 @@ def create_app() -> FastAPI:
     # CDN, so no third party can change the page that holds an API key.
     app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
+    docs_page = get_swagger_ui_html(
+        openapi_url=app.openapi_url, title="gridsight - API",
+        swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+        swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+        swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png").body.decode()
+    docs_headers = {"Content-Security-Policy": docs_policy(docs_page)}
+
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url, title="gridsight - API",
-            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
-            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
-            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png")
+        return HTMLResponse(docs_page, headers=docs_headers)
     install_problem_handlers(app)
     if get_settings().cors_origins:  # closed unless origins are named
         app.add_middleware(CORSMiddleware, allow_origins=get_settings().cors_origins,
