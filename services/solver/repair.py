@@ -14,6 +14,10 @@ solution, preferring one whose solution is unique:
    for 9x9), so a sum not read at all follows from the others. For killer grids the
    model is first built from the likelier readings only, and as a last resort a sum may
    take a value none of its candidates has, a doubtful sum before any (KILLER_STAGES).
+   Before each killer stage's search, the cage sizes and the 45 rule of every region
+   prune the sums' values (cage_sums.py); a stage with no unread values also gets the
+   region totals in its model. A killer whose search cannot settle in time goes to a
+   person with the sums the pruning leaves deciding as suspects.
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
