@@ -84,7 +84,8 @@ def unsettled_killer(reading: Reading, by_cell: dict, started: float,
         kind=reading.kind, size=reading.size, status="needs_review", verdict="unknown",
         suspects=suspects,
         message=f"the cage sums could not be settled quickly; check the {len(suspects)} "
-                "least certain sum(s) and solve again",
+                + ("sum(s) the puzzle leaves open" if undecided else "least certain sum(s)")
+                + " and solve again",
         seconds=round(time.perf_counter() - started, 6))
 
 
