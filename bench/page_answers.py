@@ -32,7 +32,7 @@ from gridsight.synth.half_solved import half_solved_page  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
 from services.recognizer import RecognitionError, recognize  # noqa: E402
 from services.recognizer.shipped_models import load_shipped_models  # noqa: E402
-from services.solver import repair, settled, solve_page  # noqa: E402
+from services.solver import review, settled, solve_page  # noqa: E402
 
 
 def only_clashes_settle(geo, chosen, solution, doubtful) -> bool:
@@ -77,7 +77,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7_000_000, help="each kind adds 1000")
     args = parser.parse_args()
     load_shipped_models()
-    shipped = repair.runner_ups_settled
+    shipped = review.runner_ups_settled
     totals: dict[str, dict[str, Counter]] = {}
     for group, page, data in pictures(args.count, args.seed):
         counts = totals.setdefault(group, {"baseline": Counter(), "now": Counter()})
@@ -86,11 +86,11 @@ def main() -> None:
         except RecognitionError:
             continue
         for version, rule in (("baseline", only_clashes_settle), ("now", shipped)):
-            repair.runner_ups_settled = rule
+            review.runner_ups_settled = rule
             counts[version].update(outcome(reading, page))
             counts[version]["pages"] += 1
             counts[version]["with mistakes"] += bool(page.wrong)
-        repair.runner_ups_settled = shipped
+        review.runner_ups_settled = shipped
     print(f"{args.count} pages a kind, seeds {args.seed}+; per version: answered `solved` / "
           "solved wrongly / solution right (any status) / mistakes named on pages with some")
     print("| group | pages read | baseline | now | solved, now / baseline |")

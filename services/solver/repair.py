@@ -14,6 +14,10 @@ solution, preferring one whose solution is unique:
    for 9x9), so a sum not read at all follows from the others. For killer grids the
    model is first built from the likelier readings only, and as a last resort a sum may
    take a value none of its candidates has, a doubtful sum before any (KILLER_STAGES).
+   Before each killer stage's search, the cage sizes and the 45 rule of every region
+   prune the sums' values (cage_sums.py); a stage with no unread values also gets the
+   region totals in its model. A killer whose search cannot settle in time goes to a
+   person with the sums the pruning leaves deciding as suspects.
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
    within UNIQUE_SEARCH_LOSS of the best solvable one.
@@ -43,19 +47,14 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
 from services.contracts import (
     REVIEW_BOX,
-    Cage,
-    KillerPuzzle,
     Reading,
     SolveResult,
-    SudokuPuzzle,
-    SumCandidate,
-    Suspect,
 )
 from services.solver.box_guess import settled_by_digits
 from services.solver.budget import Budget
@@ -65,13 +64,18 @@ from services.solver.cage_sums import (
     settled_candidates,
 )
 from services.solver.cages import reachable
-from services.solver.conflicts import NOT_NARROWED, explain_conflicts
 from services.solver.errors import PuzzleError
 from services.solver.grid import Geometry, cell_name, check_shape, geometry
 from services.solver.layouts import LOG_FLOOR, Wall, cage_layouts
 from services.solver.nonogram_repair import solve_nonogram_reading
-from services.solver.settled import runner_ups_settled
-from services.solver.solve import MESSAGES, status_of
+from services.solver.read_options import Options, Outcome
+from services.solver.review import (
+    DOUBTFUL_SUM,
+    build_result,
+    clash_result,
+    typed_clashes,
+    unsettled_killer,
+)
 from services.solver.sudoku import (
     GridAnswer,
     OneHotModel,
@@ -81,7 +85,6 @@ from services.solver.sudoku import (
 )
 
 PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
-DOUBTFUL_SUM = 0.99  # a cage sum whose top candidate is less likely than this is in doubt
 EVERY_SUM = 2.0  # as a stage's doubt limit: every sum may take an unread value
 # Killer repair stages: (readings at least this likely, a sum whose top candidate is less
 # likely than this may take a value none of its candidates has, the share of the CPU time
@@ -94,7 +97,6 @@ EVERY_SUM = 2.0  # as a stage's doubt limit: every sum may take an unread value
 # (each share is of what is left).
 KILLER_STAGES = ((0.01, 0.0, 0.5), (0.001, 0.0, 0.5), (0.001, DOUBTFUL_SUM, 0.5),
                  (0.001, EVERY_SUM, 1.0), (0.0, 0.0, 0.5), (0.0, EVERY_SUM, 1.0))
-UNCERTAIN_RUNNER_UP = 0.2  # a kept reading whose runner-up is this likely gets reviewed
 UNIQUE_SEARCH_LOSS = math.log(100)  # how much less likely a unique reading may be
 MAX_UNIQUE_TRIES = 8
 # CPU seconds for other wall layouts once one gives a unique answer. More than the settle
@@ -109,42 +111,12 @@ EXTRA_LAYOUT_SECONDS = 0.2
 # progress) over the 1.5 s an answer may take. CPU seconds of the working thread, not
 # wall-clock ones: the same reading settles or not whatever the load (budget.py).
 KILLER_SETTLE_SECONDS = 0.8
-MAX_DOUBTFUL_SUMS = 8
 COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
 UNLISTED_SUM_PROB = 1e-5  # a cage sum none of the read candidates (the last resort)
 CONFIDENT_PROB = 0.9  # after a correction, readings this likely stay as read
 # Before any search, each stage's sum values are pruned by the cage sizes and the 45 rule
 # (cage_sums.py); off, the search alone rules them out (bench/cage_sums.py compares both).
 RULE_OUT_SUMS = True
-CHECK_FIRST = 3  # with nothing named by a conflict, this many least sure readings to check
-
-
-@dataclass
-class Options:
-    """The values one reading may take, most probable first: (value, prob)."""
-
-    what: str  # "cell" or "cage_sum"
-    row: int
-    col: int
-    values: list[tuple[int, float]]
-    fixed: bool = False  # typed by a person
-    alternatives: list[tuple[int, float]] = field(default_factory=list)
-    locked: bool = False  # confident, and a person has corrected the grid: kept as read
-
-    @property
-    def best(self) -> int:
-        return self.values[0][0]
-
-    def prob(self, value: int) -> float:
-        return dict(self.alternatives or self.values).get(value, 0.0)
-
-
-@dataclass
-class Outcome:
-    cells: list[int]  # chosen read value per cell, 0 = blank
-    sums: list[int]  # chosen sum per cage
-    answer: GridAnswer
-    log_prob: float
 
 
 # --- Checking and normalising the input ------------------------------------------
@@ -532,7 +504,7 @@ def _solve_reading(reading: Reading, time_limit: float, fixed: dict | None,
     cells = cell_options(reading, fixed_parts.get("cells", {}))
     corrected = any(fixed_parts.values())
     if corrected:
-        clashes = typed_clashes(geo, cells)
+        clashes = typed_clashes(geo, cells, CONFIDENT_PROB)
         if clashes:
             return clash_result(reading, clashes, started)
         cells = locked(cells)
@@ -593,82 +565,6 @@ def locked(options: list[Options]) -> list[Options]:
             if not o.fixed and o.values[0][1] >= CONFIDENT_PROB else o for o in options]
 
 
-def place(row: int, col: int) -> str:
-    return f"row {row + 1}, column {col + 1}"
-
-
-def typed_clashes(geo: Geometry, cells: list[Options]
-                  ) -> list[tuple[str, Options, Options]]:
-    """Each typed digit against the confident readings of the same digit in its row, column
-    or box: (the clash in words, the typed digit, the confident reading)."""
-    out = []
-    for i, o in enumerate(cells):
-        if not (o.fixed and o.best):
-            continue
-        for j in geo.peers[i]:
-            other = cells[j]
-            if not other.fixed and other.best == o.best and \
-                    other.values[0][1] >= CONFIDENT_PROB:
-                out.append((f"your {o.best} at {place(o.row, o.col)} clashes with the "
-                            f"{other.best} read at {place(other.row, other.col)}", o, other))
-    return out
-
-
-def kept(o: Options) -> Suspect:
-    """A reading the solver kept, listed for a person to check."""
-    ranked = o.alternatives or o.values
-    value, prob = o.best, round(o.prob(o.best), 6)
-    return Suspect(what=o.what, row=o.row, col=o.col, read=value, chosen=value,
-                   read_prob=prob, chosen_prob=prob,
-                   alternatives=[SumCandidate(value=v, prob=round(p, 6))
-                                 for v, p in ranked[:4] if v != value])
-
-
-CLASH_MESSAGE = ("a correction clashes with what was read: change the marked reading, or "
-                 "your correction")
-
-
-def clash_result(reading: Reading, clashes: list[tuple[str, Options, Options]],
-                 started: float) -> SolveResult:
-    # What the person just typed comes first (the page outlines and focuses it), then
-    # the confident readings it clashes with.
-    suspects = {(o.row, o.col): kept(o) for _, o, _ in clashes}
-    suspects |= {(o.row, o.col): kept(o) for _, _, o in clashes}
-    return SolveResult(
-        kind=reading.kind, size=reading.size, status="needs_review", verdict="none",
-        conflicts=[text for text, _, _ in clashes], suspects=list(suspects.values()),
-        message=CLASH_MESSAGE,
-        seconds=round(time.perf_counter() - started, 6))
-
-
-def unsolvable_result(reading: Reading, geo: Geometry, cells: list[Options],
-                      sums: list[Options], started: float) -> SolveResult:
-    """No repair works: say why, and mark the readings a person should check."""
-    n = geo.size
-    givens = [[cells[r * n + c].best for c in range(n)] for r in range(n)]
-    found = explain_conflicts(geo, givens, None, 2.0 if reading.kind == "sudoku" else 1.0)
-    found = [c for c in found if c.text != NOT_NARROWED] or found
-    conflicts = [c.text for c in found]
-    if reading.kind == "killer":
-        conflicts = ["no way of reading the cage walls and sums close to the picture "
-                     "gives a solvable puzzle"] + conflicts[:3]
-    named = {cell for c in found for cell in c.cells}
-    # The person's own corrections in the conflict first: what they just typed is what
-    # the page outlines and focuses.
-    suspects = [kept(o) for o in cells if (o.row, o.col) in named and o.fixed and o.best]
-    suspects += [kept(o) for o in cells if (o.row, o.col) in named and not o.fixed]
-    if not suspects:
-        doubtful = sorted((o for o in cells + sums if not o.fixed and o.prob(o.best) < 1),
-                          key=lambda o: o.prob(o.best))
-        suspects = [kept(o) for o in doubtful[:CHECK_FIRST]]
-    return SolveResult(
-        kind=reading.kind, size=n, status="needs_review", verdict="none",
-        conflicts=conflicts, suspects=suspects,
-        message="no reading of the picture gives a solvable puzzle; check the marked "
-                "readings",
-        seconds=round(time.perf_counter() - started, 6))
-
-
 def open_sums(geo: Geometry, layout: tuple | None) -> list[Options] | None:
     """On the likeliest cage layout, the sums whose choice decides the answer: once the 45
     rule has pruned their likely values (read at least as likely as the first stage's
@@ -685,112 +581,6 @@ def open_sums(geo: Geometry, layout: tuple | None) -> list[Options] | None:
             if len(values) > 1 or values[0] != o.best]
 
 
-def unsettled_killer(reading: Reading, by_cell: dict, started: float,
-                     undecided: list[Options] | None = None) -> SolveResult:
-    """needs_review for a killer reading the repair could not settle in time: the cage sums
-    the puzzle leaves open (`undecided`), else those read with the least confidence, are
-    the suspects a person should check first."""
-    ranked = sorted((o for o in (by_cell.values() if not undecided else undecided)
-                     if not o.fixed), key=lambda o: o.prob(o.best))
-    doubtful = [o for o in ranked if o.prob(o.best) < DOUBTFUL_SUM] or ranked[:3]
-    suspects = [suspect(o, o.best) for o in doubtful[:MAX_DOUBTFUL_SUMS]]
-    return SolveResult(
-        kind=reading.kind, size=reading.size, status="needs_review", verdict="unknown",
-        suspects=suspects,
-        message=f"the cage sums could not be settled quickly; check the {len(suspects)} "
-                "least certain sum(s) and solve again",
-        seconds=round(time.perf_counter() - started, 6))
-
-
 def better(a: Outcome, b: Outcome) -> bool:
     return (a.answer.verdict == "unique", a.log_prob) > (b.answer.verdict == "unique",
                                                          b.log_prob)
-
-
-def suspect(o: Options, chosen: int) -> Suspect:
-    """What was read (the recognizer's most probable value) against what was chosen."""
-    ranked = o.alternatives or o.values
-    read, read_prob = ranked[0]
-    alts = [SumCandidate(value=v, prob=round(p, 6)) for v, p in ranked[:4] if v != chosen]
-    return Suspect(what=o.what, row=o.row, col=o.col, read=read, chosen=chosen,
-                   read_prob=round(read_prob, 6), chosen_prob=round(o.prob(chosen), 6),
-                   alternatives=alts)
-
-
-def review_lists(options: list[Options], chosen: list[int]) -> tuple[list, list]:
-    suspects, uncertain = [], []
-    for o, v in zip(options, chosen, strict=True):
-        if o.fixed:
-            continue
-        if v != o.best:
-            suspects.append(suspect(o, v))
-        elif len(o.alternatives) > 1 and o.alternatives[1][1] > UNCERTAIN_RUNNER_UP:
-            uncertain.append(suspect(o, v))
-    return suspects, uncertain
-
-
-def likely_others(options: list[Options], chosen: list[int]) -> dict[int, list[int]]:
-    """Cell index -> the values other than the chosen one that are read more likely than
-    UNCERTAIN_RUNNER_UP, for the cells `review_lists` calls uncertain."""
-    out = {}
-    for i, (o, v) in enumerate(zip(options, chosen, strict=True)):
-        others = [u for u, p in o.alternatives if u != v and p > UNCERTAIN_RUNNER_UP]
-        if not o.fixed and v == o.best and others:
-            out[i] = others
-    return out
-
-
-def build_result(reading: Reading, geo: Geometry, cells: list[Options], sums: list[Options],
-                 layout, outcome, started: float) -> SolveResult:
-    n = geo.size
-    kind = reading.kind
-    if outcome is None:
-        return unsolvable_result(reading, geo, cells, sums, started)
-    if isinstance(outcome, str):
-        return SolveResult(kind=kind, size=n, status="failed", verdict="unknown",
-                           message=MESSAGES["unknown"],
-                           seconds=round(time.perf_counter() - started, 6))
-    givens = [outcome.cells[r * n:(r + 1) * n] for r in range(n)]
-    suspects, uncertain = review_lists(cells, outcome.cells)
-    if kind == "sudoku":
-        puzzle = SudokuPuzzle(size=n, box=geo.box, givens=givens)
-    else:
-        flipped, cages, walls = layout
-        more_suspects, more_uncertain = review_lists(sums, outcome.sums)
-        suspects += more_suspects
-        uncertain += more_uncertain
-        for k in sorted(flipped):
-            w = walls[k]
-            suspects.append(Suspect(what=w.what, row=w.row, col=w.col, read=int(w.read),
-                                    chosen=int(not w.read),
-                                    read_prob=round(max(w.prob, 1 - w.prob), 6),
-                                    chosen_prob=round(min(w.prob, 1 - w.prob), 6)))
-        for k, w in enumerate(walls):
-            if k not in flipped and not w.fixed and min(w.prob, 1 - w.prob) > \
-                    UNCERTAIN_RUNNER_UP:
-                uncertain.append(Suspect(what=w.what, row=w.row, col=w.col, read=int(w.read),
-                                         chosen=int(w.read),
-                                         read_prob=round(max(w.prob, 1 - w.prob), 6),
-                                         chosen_prob=round(max(w.prob, 1 - w.prob), 6)))
-        puzzle = KillerPuzzle(
-            size=n, box=geo.box,
-            cages=[Cage(sum=t, cells=[divmod(i, n) for i in cage])
-                   for cage, t in zip(cages, outcome.sums, strict=True)],
-            givens=givens if any(map(any, givens)) else None)
-    verdict = outcome.answer.verdict
-    if kind == "sudoku" and verdict == "unique" and uncertain and not suspects and \
-            runner_ups_settled(geo, outcome.cells, outcome.answer.solution,
-                               likely_others(cells, outcome.cells)):
-        uncertain = []  # no other likely reading changes the answer (settled.py)
-    status = status_of(verdict, outcome.answer.solution is not None)
-    if status == "solved" and (suspects or uncertain):
-        status = "needs_review"
-    message = MESSAGES[verdict]
-    if suspects:
-        changed = "1 reading was" if len(suspects) == 1 else f"{len(suspects)} readings were"
-        message += f"; {changed} changed to make the puzzle solvable"
-    return SolveResult(
-        kind=kind, size=n, status=status, verdict=verdict, puzzle=puzzle,
-        solution=outcome.answer.solution, other_solution=outcome.answer.other,
-        suspects=suspects, uncertain=uncertain, message=message,
-        seconds=round(time.perf_counter() - started, 6))

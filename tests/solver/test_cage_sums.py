@@ -97,3 +97,4 @@ def test_when_the_answer_stays_open_the_suspects_are_the_sums_that_decide_it(har
                 if len(values) > 1 or values[0] != read[0]}
     assert named == deciding
     assert 0 < len(named) < len(doubtful)
+    assert "leaves open" in result.message

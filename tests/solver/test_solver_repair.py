@@ -18,7 +18,7 @@ from gridsight.synth.puzzles import make_killer, make_sudoku
 from services.contracts import CageSumReading, SumCandidate
 from services.solver import PuzzleError, solve_reading
 from services.solver.grid import geometry
-from services.solver.repair import UNCERTAIN_RUNNER_UP
+from services.solver.review import UNCERTAIN_RUNNER_UP
 from services.solver.sudoku import solve_grid
 
 
