@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from services.contracts import Reading, SolveResult, Suspect, WrongEntry
-from services.solver.repair import CLASH_MESSAGE, normalise_fixed, solve_reading
+from services.solver.repair import normalise_fixed, solve_reading
+from services.solver.review import CLASH_MESSAGE
 
 BLANK, PRINTED, ENTRY, NOTES = range(4)
 ENTRY_PROB = 0.999  # an entry taken as a given is near-certain, but the repair may drop it
