@@ -65,6 +65,7 @@ def test_a_picture_does_not_wait_behind_slow_typed_in_puzzles(lanes_service):
         assert time.monotonic() < deadline, "the slow puzzles never started"
         time.sleep(0.05)
     behind = picture_seconds(http, 72)
+    print(f"picture alone {idle:.2f} s, behind {SLOW_PUZZLES} slow typed-in puzzles {behind:.2f} s")
     # On one shared queue the picture's solve would wait for all of them (10 s).
     assert behind <= idle + 2, (idle, behind)
     states = [http.get(f"/v1/jobs/{job_id}").json()["status"] for job_id in slow]
