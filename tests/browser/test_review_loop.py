@@ -435,3 +435,41 @@ def test_a_printed_page_shows_the_help_and_controls_of_its_kind_only(sized):
     sized.goto(f"/#job={job_id}")
     sized.wait_for_selector(FINISHED + " #review:not([hidden]) .cage-sum")
     assert shown_help(sized) == ["sudoku killer", "killer"]
+
+
+# --- 15: the browser's Back goes to the job before --------------------------------------
+
+
+def test_back_shows_the_job_before_and_then_the_empty_page(sized):
+    from tests.browser.test_page_extras import solve_typed
+
+    first, _ = make_sudoku(random.Random(101))
+    second, _ = make_sudoku(random.Random(102))
+    solve_typed(sized, first)
+    first_address = sized.evaluate("location.hash")
+    sized.get_by_label(re.compile("^Sudoku")).fill("".join(str(v) for row in second
+                                                           for v in row))
+    sized.get_by_role("button", name="Solve sudoku").click()
+    sized.wait_for_function(f"() => location.hash && location.hash !== '{first_address}'")
+    sized.wait_for_selector(FINISHED + " #solution-grid")
+    sized.go_back()
+    sized.wait_for_function(f"() => location.hash === '{first_address}'")
+    sized.wait_for_function("() => document.querySelector('#solution-grid td.given')")
+    givens = sized.locator("#solution-grid td").evaluate_all(
+        "cells => cells.map((c) => c.classList.contains('given') ? Number(c.textContent) : 0)")
+    assert givens == [v for row in first for v in row]
+    sized.go_back()
+    sized.wait_for_function("() => document.querySelector('#job').hidden")
+
+
+# --- 14: a suspect cage sum's close-up is large enough to read ---------------------------
+
+
+def test_a_suspect_sums_close_up_shows_its_corner_large(sized):
+    from tests.browser.test_review import killer_job_with_suspect_sum
+
+    sized.goto(f"/#job={killer_job_with_suspect_sum()[0]}")
+    close_up = sized.get_by_role("img", name="Close-up of this cage sum in your picture")
+    close_up.wait_for()
+    box = close_up.bounding_box()
+    assert box["width"] >= 96 and box["height"] >= 96

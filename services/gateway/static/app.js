@@ -269,8 +269,10 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
   }
   try {
     const created = await makeJob();
-    // The address names the job, so a reload or a shared link shows it again.
-    history.replaceState(null, "", `#job=${encodeURIComponent(created.id)}`);
+    // The address names the job, so a reload or a shared link shows it again; a new job
+    // is a new history entry, so the browser's Back goes to the one before.
+    const address = `#job=${encodeURIComponent(created.id)}`;
+    if (location.hash !== address) history.pushState(null, "", address);
     await waitForJob(created.id, (job) => show(job, fromPicture), controller.signal);
   } catch (error) {
     if (error.name === "AbortError") return; // a newer job took over the page
@@ -524,6 +526,14 @@ function wireReadingKeys() {
 function followFromAddress() {
   const id = new URLSearchParams(location.hash.slice(1)).get("job");
   if (id && id !== shownJob?.id) follow(async () => ({ id }), { fromPicture: null });
+  else if (!id && shownJob) {
+    // Back before the first job: the page as it was, with no job on show.
+    following?.abort();
+    $("#job").hidden = true;
+    $(".skip").hidden = true;
+    shownJob = null;
+    editor = null;
+  }
 }
 // A #job= typed or pasted into the address bar shows that job.
 window.addEventListener("hashchange", followFromAddress);

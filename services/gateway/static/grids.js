@@ -492,7 +492,7 @@ export function suspectList(job, focus) {
     button.addEventListener("click", () => focus(what, row, col));
     const item = element("li", {}, [button]);
     // Close-ups are cut from the grid's cells; clue numbers lie outside them.
-    if (!CLUE_LINE[what]) Object.assign(item.dataset, { row, col });
+    if (!CLUE_LINE[what]) Object.assign(item.dataset, { row, col, what });
     list.append(item);
   }
   return list;
@@ -548,14 +548,22 @@ export function addCloseUps(list, reading, pictureUrl) {
       const quad = quads[Number(item.dataset.row)][Number(item.dataset.col)];
       const xs = quad.map((p) => p[0] * scale);
       const ys = quad.map((p) => p[1] * scale);
-      const side = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
-      const margin = side * 0.2;
-      const canvas = element("canvas", { width: 56, height: 56, className: "close-up" });
+      const cellSide = Math.max(Math.max(...xs) - Math.min(...xs),
+                                Math.max(...ys) - Math.min(...ys));
+      // A cage sum is small print in its cell's corner: its close-up is that corner,
+      // larger, so the digits can be read.
+      const isSum = item.dataset.what === "cage_sum";
+      const side = isSum ? cellSide * 0.5 : cellSide;
+      const margin = side * (isSum ? 0.1 : 0.2);
+      const shown = isSum ? 96 : 56;
+      const canvas = element("canvas", { width: shown, height: shown, className: "close-up" });
+      canvas.style.width = canvas.style.height = `${shown}px`;
       canvas.setAttribute("role", "img");
-      canvas.setAttribute("aria-label", "Close-up of this cell in your picture");
+      canvas.setAttribute("aria-label", isSum ? "Close-up of this cage sum in your picture"
+        : "Close-up of this cell in your picture");
       canvas.getContext("2d").drawImage(picture, Math.min(...xs) - margin,
                                         Math.min(...ys) - margin, side + 2 * margin,
-                                        side + 2 * margin, 0, 0, 56, 56);
+                                        side + 2 * margin, 0, 0, shown, shown);
       item.prepend(canvas);
     }
   };
