@@ -1,5 +1,5 @@
-"""Limits a client cannot get around, and answers that never amplify (issue 16, items 4, 6,
-7, 8 and 10). Real gateway processes over HTTP, real Redis."""
+"""Limits a client cannot get around, and answers that never amplify. Real gateway
+processes over HTTP, real Redis."""
 
 from __future__ import annotations
 

@@ -96,7 +96,7 @@ def test_the_published_change_wakes_the_waiter_before_any_recheck(redis_url, mon
     assert seconds < 10
 
 
-# Many long polls at once (issue 16, item 8): a gateway and a Redis of their own, no
+# Many long polls at once: a gateway and a Redis of their own, no
 # workers, so the jobs polled stay queued and only the waiting mechanism is at work.
 @pytest.fixture()
 def quiet_gateway(monkeypatch):

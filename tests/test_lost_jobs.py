@@ -1,5 +1,5 @@
 """Every job ends, even when Redis restarts or dies under it, or a worker vanishes with
-its task (issue 16, item 1). Real processes: a restartable redis-server with its
+its task. Real processes: a restartable redis-server with its
 append-only file, the gateway and the workers."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17: a nonogram read from a picture is corrected clue by clue. A person types a
+"""A nonogram read from a picture is corrected clue by clue. A person types a
 line's whole clue (a number missed or read in excess is mended as well as a misread one),
 the corrections are checked in words, and the solver takes the typed lines as certain.
 Before, every correction of a nonogram reading was refused ("not taken yet")."""

@@ -1,4 +1,4 @@
-"""Issue 17: a nonogram screenshot through the whole service over HTTP (gateway -> Redis ->
+"""A nonogram screenshot through the whole service over HTTP (gateway -> Redis ->
 recognizer worker -> solver worker -> result -> overlay) with kind=auto, and through the
 CLI. Before nonograms were read from pictures, kind=auto read this picture as a sudoku
 (or found no grid) and kind=nonogram was refused."""

@@ -316,7 +316,7 @@ def test_page_and_its_modules_are_served(client):
     assert client.get("/static/..%2Fapp.py").status_code in (404, 422)
 
 
-# --- What the overlay shows for reviewed readings (issue 15, item 7) ------------------
+# --- What the overlay shows for reviewed readings ------------------
 
 
 def centre_of(quad, shape, part=0.25):
@@ -386,7 +386,7 @@ def test_a_doubtful_cage_sum_stays_readable_inside_its_ring():
     assert reddish.sum() > 10
 
 
-# --- Drawn once per revision, sized for screens (issue 15, item 8) ------------------
+# --- Drawn once per revision, sized for screens ------------------
 
 
 def big_photo(givens) -> bytes:

@@ -1,4 +1,4 @@
-"""Per-key ownership (issue 16, item 13): with API keys set, a job is seen, corrected and
+"""Per-key ownership: with API keys set, a job is seen, corrected and
 deleted only with the key that created it; any other key gets the 404 of a job that does
 not exist. A gateway with two keys, the suite's real workers and Redis, over HTTP."""
 

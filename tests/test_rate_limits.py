@@ -1,4 +1,4 @@
-"""Rate limits a client cannot get around (issue 16, items 5 and 11): a forged
+"""Rate limits a client cannot get around: a forged
 X-Forwarded-For, failed keys and GETs. A gateway started as `gridsight serve` starts it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What is kept of an upload (issue 16, item 12): a failed job's upload is deleted at
+"""What is kept of an upload: a failed job's upload is deleted at
 once, a sender may ask for the picture to be deleted when its job ends, and an ended job
 can be deleted with everything kept for it. Real gateway, real workers, real Redis."""
 

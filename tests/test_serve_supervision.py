@@ -1,4 +1,4 @@
-"""`gridsight serve` survives the death of its children (issue 16, item 3): a worker and
+"""`gridsight serve` survives the death of its children: a worker and
 its private redis-server are killed, started again, and no job is lost."""
 
 from __future__ import annotations

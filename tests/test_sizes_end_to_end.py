@@ -1,4 +1,4 @@
-"""Issue 17: a 6x6 sudoku and a 6x6 killer picture through the whole service over HTTP
+"""A 6x6 sudoku and a 6x6 killer picture through the whole service over HTTP
 (gateway -> Redis -> recognizer worker -> solver worker -> result -> overlay), with
 kind=auto. Before grids of other sides were read, the sudoku failed with "no sudoku grid
 found"; before 6x6 killers were read, the killer was read as a classic grid."""

@@ -1,4 +1,4 @@
-"""Headers and cross-site writes (issue 16, item 13), on the running gateway."""
+"""Headers and cross-site writes, on the running gateway."""
 
 from __future__ import annotations
 

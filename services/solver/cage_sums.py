@@ -26,7 +26,7 @@ from services.solver.grid import Geometry
 from services.solver.propagate import initial_candidates
 from services.solver.sudoku import propagate_all
 
-MAX_PASSES = 20  # rounds of the rules over every sum; pruning settles in 2-4
+MAX_PASSES = 20  # passes of the rules over every sum; pruning settles in 2-4
 IMPLIED_CELLS = 4  # innies or outies of up to this many cells that see each other: a cage
 
 

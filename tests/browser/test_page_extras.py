@@ -1,4 +1,4 @@
-"""What users of puzzle apps expect (issue 15, "Missing"), in a real browser."""
+"""What users of puzzle apps expect, in a real browser."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The page as a new user meets it (issue 15, items 5, 6, 9 and 10), in a real browser."""
+"""The page as a new user meets it, in a real browser."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_a_shared_link_shows_its_job_in_view(page, tmp_path):
 
 
 def test_a_failed_jobs_page_says_its_picture_was_deleted(page):
-    # The store deletes a failed job's upload (issue 16, item 12): no broken picture.
+    # The store deletes a failed job's upload: no broken picture.
     givens, _ = make_sudoku(random.Random(84))
     job_id = reading_job(givens, status="failed")
     page.goto(f"/#job={job_id}")

@@ -1,5 +1,5 @@
 """The review loop in a real browser: suspects pointed at, corrections kept certain,
-conflicts shown, results in view (issue 15). Each test failed before its fix."""
+conflicts shown, results in view. Each test failed before its fix."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shapes beyond 9x9 read from a picture, shown and corrected on the page (issue 17). A
+"""Shapes beyond 9x9 read from a picture, shown and corrected on the page. A
 nonogram: each row's and column's clue as read, editable, the suspects pointing at them,
 and a typed clue solved again (before, a nonogram picture's reading broke the page: it was
 drawn as a sudoku grid of no cells). A 16x16 grid: its symbols as the picture printed

@@ -1,4 +1,4 @@
-"""Issue 17: a 6x6 photo whose skewed hull refines to a block of its cells.
+"""A 6x6 photo whose skewed hull refines to a block of its cells.
 
 The hull of a 6x6 photo (seed 4600006, as bench/recognition.py --sizes only draws it)
 missed the grid's top-left corner and refined to its lower-left 4x4 block, whose lattice

@@ -51,7 +51,7 @@ def test_unsupported_kinds_say_so():
     data = to_bytes(render_sudoku(givens_for(1), font="DejaVuSans"))
     with pytest.raises(RecognitionError, match="unknown puzzle kind"):
         recognize(data, "crossword")
-    # Issue 17: nonograms are read now; a sudoku sent as one is refused in words.
+    # Nonograms are read now; a sudoku sent as one is refused in words.
     with pytest.raises(RecognitionError, match="does not look like a nonogram"):
         recognize(data, "nonogram")
 

@@ -1,4 +1,4 @@
-"""Issue 17: nonograms read from pictures, made by the project's own renderer.
+"""Nonograms read from pictures, made by the project's own renderer.
 
 Before the nonogram reader, kind=auto read a nonogram screenshot as a 9x9 sudoku (or
 found no grid) and kind=nonogram was refused.

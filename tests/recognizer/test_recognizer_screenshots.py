@@ -1,4 +1,4 @@
-"""Issue 2: screenshots in many fonts and styles read exactly, with sound geometry."""
+"""Screenshots in many fonts and styles read exactly, with sound geometry."""
 
 from __future__ import annotations
 

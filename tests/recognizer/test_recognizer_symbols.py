@@ -137,9 +137,9 @@ def test_a_glyph_joined_to_a_grid_line_is_doubted():
     """A bold P set high in its cell, its bowl's top on the grid line: the stroke along
     the line is cleared with it and the rest reads F at 0.98. The answer was given as
     `solved` with F (16x16 screenshot 955014); the glyph's strokes run on from the line,
-    so its reading is doubted. (Since session 11 the picture's own looks put every P
-    right, and since session 12 the puzzle settles the thin margins left, so the answer
-    may go out as `solved`, but only with the Ps read as P.)"""
+    so its reading is doubted. (The picture's own looks put every P right, and the puzzle
+    settles the thin margins left, so the answer may go out as `solved`, but only with
+    the Ps read as P.)"""
     from services.recognizer.cells.symbols import joins_a_line
 
     data, givens, solution = held_out_picture(16, (4, 4), 955014, "letters", photo=False)

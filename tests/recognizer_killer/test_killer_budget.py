@@ -1,4 +1,4 @@
-"""Issue 14: a killer reading the repair cannot settle quickly is handed to a person."""
+"""A killer reading the repair cannot settle quickly is handed to a person."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: printed killers a person wrote on by hand, photographed (bench group
+"""Printed killers a person wrote on by hand, photographed (bench group
 `handwritten`). One test per failure class fixed:
 
 * a light (pencil) digit breaks up at the stroke level and was left in the ink the wall

@@ -1,4 +1,4 @@
-"""Issue 14: hairline dotted cage outlines lost to the sampling phase.
+"""Hairline dotted cage outlines lost to the sampling phase.
 
 The wall reader straightens the grid at CELL (48) pixels a cell. A cage outline about a
 pixel wide, in mid grey, keeps its darkness there only where a sample falls on it; where

@@ -1,10 +1,10 @@
-"""Issue 14: a small face's hairline '1', and a killer whose numbers cannot be read.
+"""A small face's hairline '1', and a killer whose numbers cannot be read.
 
 At 38-px cells, a monospaced face's '1' (FreeMono) falls apart at the sums' sampling:
 its stem is fainter than the stroke threshold, and only its flag (too small to count)
 and its foot stay. Every sum from 10 to 19 was then unread or read without its '1', the
 numbers read added up far from 405, and the picture was read as a classic sudoku
-(held-out app 9300514, and these seeds, on session 14's code). The flag is now joined
+(held-out app 9300514, and these seeds, without the rejoin). The flag is now joined
 to the foot across the faint stem (sums._rejoined).
 
 A number the reader still cannot make out stands where every cage's sum stands, which
@@ -25,7 +25,7 @@ from services.recognizer.killer.kind import cage_sum_range, killer_probability
 
 from .conftest import screenshot, sums_read
 
-SEEDS = [1, 5, 6]  # session 14's code: classic, classic, killer at 0.62
+SEEDS = [1, 5, 6]  # without the rejoin: classic, classic, killer at 0.62
 
 
 def small_mono_killer(seed: int):

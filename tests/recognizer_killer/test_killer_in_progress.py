@@ -1,4 +1,4 @@
-"""Issue 14, round 2: killers in progress, the person's digits and pencil notes beside the
+"""Killers in progress, the person's digits and pencil notes beside the
 cage sums, read as entries and notes (never as givens or sums) and checked."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14: several cages merged with their neighbours at once, far apart, are mended.
+"""Several cages merged with their neighbours at once, far apart, are mended.
 
 A wall model that never saw a style missed six walls in one held-out web picture
 (1901520), each merging two cages with the second one's sum left inside: every wall was

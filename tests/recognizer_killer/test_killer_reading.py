@@ -1,4 +1,4 @@
-"""Issue 5: killer sudoku read from screenshots and photos, then solved after repair."""
+"""Killer sudoku read from screenshots and photos, then solved after repair."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14, round 2: thin cage dashes in large cells, and a small grid in a big page."""
+"""Thin cage dashes in large cells, and a small grid in a big page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17: 6x6 killers (2x3 boxes) read from pictures with kind=auto, as 9x9 ones are.
+"""6x6 killers (2x3 boxes) read from pictures with kind=auto, as 9x9 ones are.
 
 Before, a 6x6 killer picture was read as a classic 6x6 sudoku (its sums as givens), as a
 4x4 or 9x9 grid, or not found at all. Each picture below stands for a class that failed

@@ -1,4 +1,4 @@
-"""Issue 14: a cage sum beside a wall the wall model cannot see is still read.
+"""A cage sum beside a wall the wall model cannot see is still read.
 
 A cage's first cell has its sum along its top and left walls; a faint dash beside a
 thick box line, the other side cluttered by the sum's digits, read 0.01 in a held-out
@@ -176,7 +176,7 @@ def lone_one_behind_missed_wall(seed: int, style: str, font: str, cell_px: int =
 def test_lone_one_behind_a_missed_wall_is_read(seed, style):
     """A one-cell cage's sum '1' in a narrow face is a bar, as the outline's side is; its
     flag and its place (the sums' height, right of their start) make it a number
-    (session 14's code: not read, the wall left unseen; held-out web pictures)."""
+    (without that rule: not read, the wall left unseen; held-out web pictures)."""
     font = "Dosis-Bold"  # a '1' without a foot, narrower than a third of its height
     if font not in dict(digit_fonts()):
         pytest.skip(f"{font} is not installed")

@@ -1,4 +1,4 @@
-"""Issue 14: renderer styles modelled on other apps and sites, and the held-out sets."""
+"""Renderer styles modelled on other apps and sites, and the held-out sets."""
 
 from __future__ import annotations
 

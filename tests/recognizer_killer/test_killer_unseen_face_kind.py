@@ -1,4 +1,4 @@
-"""Issue 14: a killer whose sums the reader misreads is still a killer.
+"""A killer whose sums the reader misreads is still a killer.
 
 A face the sum model never saw (Bebas Neue Light in light grey at 42-px cells, 6-px
 sums, read by the model trained without its family: 41313433) loses a digit of many

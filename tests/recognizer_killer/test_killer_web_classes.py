@@ -1,4 +1,4 @@
-"""Issue 14: failure classes of the web style held out of training.
+"""Failure classes of the web style held out of training.
 
 - A killer turned by its own cage outlines: at small cells (about 40 px) a closely
   dashed web outline leaves pieces in the middle of the cells (a one-cell cage's box, a

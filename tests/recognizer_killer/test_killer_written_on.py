@@ -1,4 +1,4 @@
-"""Issue 14, session 10: printed killers a person wrote on by hand, the failure classes
+"""Printed killers a person wrote on by hand, the failure classes
 of the photographed `handwritten` bench group: pencil notes in a row along a cell's top
 (read as a cage sum, and as a wall: pencil breaks up into pieces at the stroke level),
 the person's digit written up against a cage sum (the sum's last digit taken with it),

@@ -1,4 +1,4 @@
-"""Issue 14: sums inside a dotted cage outline whose dots stand close around them.
+"""Sums inside a dotted cage outline whose dots stand close around them.
 
 Short dashes at small cells are drawn as dots, and with no paper box behind the sum the
 outline's top-left corner (its first two dots run together into one blob nearly as tall
@@ -6,7 +6,7 @@ as the digits) stands just above the number and a dot of its side just left of i
 corner blob set the number's top line, so the digits under it were dropped; without
 it, the side's dot was chained to the number as its first digit. Every sum of such a
 grid was misread and the killer was read as a classic sudoku (held-out textured
-20304555 on session 16's code, and these pictures). Dots of a dotted line (pieces as
+20304555 and these pictures, without the rule below). Dots of a dotted line (pieces as
 small as they are on both sides, or right and under the corner) are now no digits
 (sums._dotted_line_piece).
 """

@@ -1,4 +1,4 @@
-"""Issue 14: two dots of a dotted outline, alone in a cell's corner, read as a sum.
+"""Two dots of a dotted outline, alone in a cell's corner, read as a sum.
 
 Where a cell's top wall is in doubt, its corner is looked at for a number. In print with
 round dots (62-px cells, 1.7-px dots 3.8 px apart), two dots of the cage's left side

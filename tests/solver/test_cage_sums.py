@@ -1,4 +1,4 @@
-"""Issue 44: a killer read with many doubtful cage sums settles within the repair's budget,
+"""A killer read with many doubtful cage sums settles within the repair's budget,
 the 45 rule pruning the sums' candidates before any search (cage_sums.py)."""
 
 from __future__ import annotations

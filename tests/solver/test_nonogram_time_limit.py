@@ -1,4 +1,4 @@
-"""The nonogram solver stops at its time limit, whatever the picture's size (issue 16)."""
+"""The nonogram solver stops at its time limit, whatever the picture's size."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_large_random_nonograms_stop_at_the_limit(side, limit):
 
 
 def test_a_cage_larger_than_the_digits_is_told_so():
-    """One cage over a whole 9x9 grid: no nonsense range of sums (issue 16, item 16)."""
+    """One cage over a whole 9x9 grid: no nonsense range of sums."""
     from services.solver import PuzzleError
 
     cells = [[r, c] for r in range(9) for c in range(9)]

@@ -1,4 +1,4 @@
-"""Issue 14: the killer repair's settle budget counts work, not the wall clock, and the
+"""The killer repair's settle budget counts work, not the wall clock, and the
 usual misread-sum class settles well within it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14: how the killer repair's stages share the settle budget. Reasoned in CPU time
+"""How the killer repair's stages share the settle budget. Reasoned in CPU time
 of the thread (budget.py), with the searches replaced by stand-ins, so that the checks do
 not depend on how busy the machine is."""
 

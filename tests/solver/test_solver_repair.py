@@ -325,7 +325,7 @@ def test_after_a_correction_unsure_readings_are_still_repaired():
 
 
 def test_a_wrong_digit_typed_into_a_killer_is_not_made_room_for():
-    """Issue 15: a cage sum's '17' typed into its cell as '1'. The confident sums and walls
+    """A cage sum's '17' typed into its cell as '1'. The confident sums and walls
     stay as read, so the answer is a review without an invented grid."""
     rng = random.Random(44)
     puzzle, truth = make_killer(rng, 9)
