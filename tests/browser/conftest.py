@@ -36,9 +36,9 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture()
-def page(browser, service):
-    context = browser.new_context(base_url=service, viewport={"width": 1100, "height": 900})
+def open_page(browser, service, **context_options):
+    """A fresh page on the service; after the test, no JavaScript error may have happened."""
+    context = browser.new_context(base_url=service, **context_options)
     context.set_default_timeout(20_000)
     page = context.new_page()
     errors: list[str] = []
@@ -46,3 +46,8 @@ def page(browser, service):
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture()
+def page(browser, service):
+    yield from open_page(browser, service, viewport={"width": 1100, "height": 900})

@@ -14,6 +14,7 @@ from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SolveResult, Suspect
 from services.jobs import JobStore
+from tests.browser.conftest import open_page
 from tests.browser.test_page import FINISHED, cell_input
 from tests.browser.test_page_usability import contrast, reading_job
 from tests.conftest import wait_for_job
@@ -26,15 +27,8 @@ SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "hei
 def sized(request, browser, service):
     """A page at a desktop's and at a phone's width (a phone: touch, as a phone has)."""
     phone = request.param == "phone"
-    context = browser.new_context(base_url=service, viewport=SIZES[request.param],
-                                  has_touch=phone, is_mobile=phone)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    yield from open_page(browser, service, viewport=SIZES[request.param],
+                         has_touch=phone, is_mobile=phone)
 
 
 def clashing_correction(client_url: str, seed: int):

@@ -10,19 +10,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from services.solver.grid import Geometry, geometry
+from services.solver.propagate import digits
 
 
 def bit(d: int) -> int:
     return 1 << (d - 1)
 
 
-def digits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
+digits_of = digits  # a candidate mask's digits, lowest first (shared with propagation)
 
 
 def popcount(mask: int) -> int:
