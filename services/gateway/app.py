@@ -13,7 +13,7 @@ import redis
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path
 
@@ -220,6 +220,7 @@ def docs_policy(html: str) -> str:
               for script in scripts]
     return DOCS_POLICY.format(scripts=" ".join(f"'sha256-{h}'" for h in hashes))
 DOCS_ASSETS = "/docs-assets"
+DOCS_SCHEMA = "/docs/openapi.json"  # the schema as the bundled Swagger UI reads it
 UNSAFE_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
 
 
@@ -277,8 +278,14 @@ def create_app() -> FastAPI:
     # CDN, so no third party can change the page that holds an API key.
     app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
+    # The bundled Swagger UI (4.x) renders no schema labelled OpenAPI 3.1, as FastAPI's
+    # is; it reads the same schema labelled 3.0.3 well, so /docs gets that copy.
+    @app.get(DOCS_SCHEMA, include_in_schema=False)
+    def docs_schema() -> JSONResponse:
+        return JSONResponse(app.openapi() | {"openapi": "3.0.3"})
+
     docs_page = get_swagger_ui_html(
-        openapi_url=app.openapi_url, title="gridsight - API",
+        openapi_url=DOCS_SCHEMA, title="gridsight - API",
         swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
         swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
         swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png").body.decode()

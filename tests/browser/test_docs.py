@@ -18,5 +18,13 @@ def test_the_docs_run_under_their_content_security_policy(page):
     # Swagger UI, started by the inline script, draws into the page and fetches the schema.
     page.wait_for_selector("#swagger-ui .swagger-ui", state="attached")
     page.wait_for_load_state("networkidle")
-    assert "openapi.json" in loaded
+    assert "docs/openapi.json" in loaded
     assert not violations, violations
+
+
+def test_the_docs_list_every_route(page):
+    page.goto("/docs")
+    page.wait_for_selector(".opblock", timeout=20_000)
+    shown = page.locator(".opblock-summary-path").all_inner_texts()
+    assert "/v1/jobs" in shown and "/v1/jobs/{job_id}/hint" in shown, shown
+    assert "Unable to render" not in page.inner_text("body")
