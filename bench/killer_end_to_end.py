@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 import recognition_killer  # noqa: E402
 from recognition_killer import GROUPS, killer_case, style_cases  # noqa: E402
 
-from gridsight.stack import Stack, free_port, wait_healthy  # noqa: E402
+from gridsight.stack import Stack  # noqa: E402
 from services.recognizer import recognize  # noqa: E402
 from services.solver import solve_page  # noqa: E402
 
@@ -38,12 +38,11 @@ def started_stack() -> tuple[Stack, str]:
     """A whole service on this machine (Redis, workers, gateway); its address."""
     os.environ["GRIDSIGHT_JOBS_PER_MINUTE"] = "0"  # one address posts every job
     stack = Stack()
-    stack.start_broker(prefer="redis-server")
-    stack.start_workers()
-    base = stack.start_gateway(port=free_port())
-    if not wait_healthy(base):
+    try:
+        base = stack.start_service(prefer="redis-server")
+    except TimeoutError:
         stack.close()
-        raise SystemExit("gateway did not start")
+        raise SystemExit("gateway did not start") from None
     time.sleep(2)  # let the workers connect
     return stack, base
 

@@ -26,12 +26,12 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gridsight.stack import Stack, free_port  # noqa: E402
+from gridsight.stack import Stack  # noqa: E402
 from gridsight.synth.puzzles import make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
 from services.contracts import Job  # noqa: E402
 from services.gateway.overlay import draw_overlay  # noqa: E402
-from tests.conftest import wait_for_job, wait_until_healthy  # noqa: E402
+from tests.conftest import wait_for_job  # noqa: E402
 
 
 def phone_photo(seed: int = 3) -> bytes:
@@ -60,10 +60,7 @@ def main() -> None:
     args = parser.parse_args()
     photo = phone_photo()
     with Stack() as stack:
-        stack.start_broker()
-        stack.start_workers()
-        base_url = stack.start_gateway(port=free_port())
-        wait_until_healthy(base_url)
+        base_url = stack.start_service()
         with httpx.Client(base_url=base_url, timeout=60) as http:
             created = http.post("/v1/jobs", files={"image": ("phone.jpg", photo, "image/jpeg")})
             done = wait_for_job(http, created.json()["id"])

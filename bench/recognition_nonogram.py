@@ -97,14 +97,14 @@ def run_set(name: str, items) -> dict:
     for item, data, puzzle, picture in items:
         total += 1
         started = time.perf_counter()
-        try:
+        try:  # the time of a read that fails counts too
             reading = recognize(data, "auto")
+            result = solve_page(reading, time_limit=10.0) if reading.kind == "nonogram" else None
         except RecognitionError as error:
-            seconds.append(time.perf_counter() - started)
             failures.append(f"{item}: {error}")
             continue
-        result = solve_page(reading, time_limit=10.0) if reading.kind == "nonogram" else None
-        seconds.append(time.perf_counter() - started)
+        finally:
+            seconds.append(time.perf_counter() - started)
         if result is None:
             failures.append(f"{item}: read as {reading.kind}")
             continue

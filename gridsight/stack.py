@@ -284,6 +284,18 @@ class Stack:
         self._spawn(command, cwd=ROOT, env=self.environment())
         return f"http://{host}:{port}"
 
+    def start_service(self, prefer: str | None = None, workers: bool = True,
+                      seconds: float = 60.0) -> str:
+        """A broker, one worker per queue (unless `workers` is False) and a gateway on a free
+        port; the gateway's address once it answers that its Redis does."""
+        self.start_broker(prefer=prefer)
+        if workers:
+            self.start_workers()
+        base = self.start_gateway(port=free_port())
+        if not wait_healthy(base, seconds):
+            raise TimeoutError(f"gateway at {base} did not become healthy")
+        return base
+
     def close(self, grace_seconds: float = 10.0) -> None:
         """Stop the children, gateway first and broker last. A worker given SIGTERM
         finishes its running task first (Celery's warm shutdown) for up to grace_seconds;

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import time
+from contextlib import contextmanager
 
 import httpx
 import pytest
 
-from gridsight.stack import Stack, free_port, wait_healthy
+from gridsight.stack import ROOT, Stack, free_port, wait_healthy
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -29,6 +32,35 @@ def wait_until_healthy(base_url: str, seconds: float = 60.0, workers: bool = Fal
         raise TimeoutError(f"gateway at {base_url} did not become healthy")
 
 
+@contextmanager
+def gateway_with(redis_url: str, protocol: str | None = None, **settings: str):
+    """A gateway of its own over `redis_url` with extra settings in its environment (and
+    uvicorn's HTTP `protocol`, as `serve` picks it); its address once it is healthy."""
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "services.gateway.app:app",
+               "--port", str(port), "--log-level", "warning"]
+    if protocol:
+        command += ["--http", protocol]
+    gateway = subprocess.Popen(command, cwd=ROOT,
+                               env=os.environ | {"REDIS_URL": redis_url, **settings})
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_healthy(base)
+        yield base
+    finally:
+        stop(gateway, 10)
+
+
+def stop(process: subprocess.Popen, seconds: float) -> None:
+    """SIGTERM, then SIGKILL if the process has not ended within `seconds`."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @pytest.fixture(scope="session")
 def service(redis_url):
     """Gateway and both workers as separate processes against the private Redis."""
@@ -36,9 +68,7 @@ def service(redis_url):
     os.environ["GRIDSIGHT_JOBS_PER_MINUTE"] = "0"  # the suite posts many jobs from one address
     os.environ["GRIDSIGHT_READS_PER_MINUTE"] = "0"  # ... and polls them
     with Stack() as stack:
-        stack.start_broker()
-        stack.start_workers()
-        base_url = stack.start_gateway(port=free_port())
+        base_url = stack.start_service()
         wait_until_healthy(base_url, workers=True)
         yield base_url
 

@@ -14,7 +14,7 @@ from gridsight.stack import ROOT, free_port
 from gridsight.synth.killer_render import render_killer
 from gridsight.synth.puzzles import make_killer, make_sudoku
 from gridsight.synth.render import render_sudoku
-from tests.conftest import wait_for_job, wait_until_healthy
+from tests.conftest import stop, wait_for_job, wait_until_healthy
 
 GRIDSIGHT = [sys.executable, "-m", "gridsight.cli"]
 
@@ -89,12 +89,7 @@ def test_serve_without_redis_solves_a_screenshot(tmp_path):
         assert job["status"] == "solved"
         assert job["result"]["solution"] == solution
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server, 30)
     assert "broker ready: fakeredis" in log.read_text()
 
 

@@ -11,22 +11,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services.contracts import (
-    RECOGNIZE_QUEUE,
-    RECOGNIZE_TASK,
-    SOLVE_LARGE_QUEUE,
-    SOLVE_QUEUE,
-    SOLVE_TASK,
-    SOLVE_TYPED_QUEUE,
-)
+from services import contracts
 from services.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
-WORKERS = {"recognizer": (RECOGNIZE_QUEUE, RECOGNIZE_TASK), "solver": (SOLVE_QUEUE, SOLVE_TASK),
-           "solver-typed": (SOLVE_TYPED_QUEUE, SOLVE_TASK),
-           "solver-large": (SOLVE_LARGE_QUEUE, SOLVE_TASK)}
+WORKERS = {"recognizer": (contracts.RECOGNIZE_QUEUE, contracts.RECOGNIZE_TASK),
+           "solver": (contracts.SOLVE_QUEUE, contracts.SOLVE_TASK),
+           "solver-typed": (contracts.SOLVE_TYPED_QUEUE, contracts.SOLVE_TASK),
+           "solver-large": (contracts.SOLVE_LARGE_QUEUE, contracts.SOLVE_TASK)}
 
 
 def option(command: list[str], flag: str) -> str:
@@ -77,7 +71,8 @@ def test_worker_command_serves_its_queue_with_the_right_task(name):
     assert option(command, "-Q") == queue
     module = importlib.import_module(option(command, "-A"))
     assert task_name in module.app.tasks
-    if queue in (RECOGNIZE_QUEUE, SOLVE_QUEUE):  # typed-in puzzles are sent by name
+    # typed-in puzzles are sent by name
+    if queue in (contracts.RECOGNIZE_QUEUE, contracts.SOLVE_QUEUE):
         assert module.app.conf.task_routes[task_name]["queue"] == queue
     # The worker's healthcheck reads the age of the heartbeat file its sweep thread
     # touches (services/sweeper.py), well within a few sweep intervals.
@@ -168,6 +163,7 @@ def test_every_queue_the_code_sends_to_has_a_worker_here_and_in_serve():
     side = int(settings.large_puzzle_cells ** 0.5) + 1
     large = json.dumps({"rows": [[1]] * side, "cols": [[1]] * side})
     typed = {typed_puzzle_queue(text, settings) for text in (small, large, "1" * 81)}
-    assert SOLVE_QUEUE not in typed
+    assert contracts.SOLVE_QUEUE not in typed
     served = {option(SERVICES[name]["command"], "-Q") for name in WORKERS}
-    assert typed | {RECOGNIZE_QUEUE, SOLVE_QUEUE} <= served == set(WORKER_MODULES)
+    pictures = {contracts.RECOGNIZE_QUEUE, contracts.SOLVE_QUEUE}
+    assert typed | pictures <= served == set(WORKER_MODULES)

@@ -16,7 +16,7 @@ import redis
 from gridsight.stack import ROOT, Stack, free_port, wait_for_redis, worker_command
 from gridsight.synth.puzzles import make_nonogram, make_sudoku
 from services.contracts import SOLVE_LARGE_QUEUE, SOLVE_TYPED_QUEUE
-from tests.conftest import wait_for_job, wait_until_healthy
+from tests.conftest import wait_for_job
 
 
 class PersistentRedis:
@@ -59,9 +59,7 @@ def persistent_stack(tmp_path, monkeypatch):
     monkeypatch.setenv("GRIDSIGHT_SOLVE_SECONDS", str(SLOW_SOLVE_SECONDS))
     monkeypatch.setenv("GRIDSIGHT_READS_PER_MINUTE", "0")  # polled every 50 ms
     with Stack() as stack:
-        stack.start_broker()
-        base = stack.start_gateway(port=free_port())
-        wait_until_healthy(base)
+        base = stack.start_service(workers=False)
         with httpx.Client(base_url=base, timeout=10) as http:
             yield server, stack, http
     if server.process.poll() is None:

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from PIL import Image
 
-from gridsight.stack import GATEWAY_PROTOCOL, ROOT, Stack, free_port
-from tests.conftest import wait_until_healthy
+from gridsight.stack import GATEWAY_PROTOCOL, ROOT, Stack
+from tests.conftest import gateway_with
 
 MB = 1024 * 1024
 
@@ -127,19 +127,10 @@ def test_300_concurrent_long_polls_and_200_uploads_get_no_503(client):
 
 
 def test_a_non_ascii_api_key_is_401_not_500(redis_url):
-    port = free_port()
-    env = os.environ | {"REDIS_URL": redis_url, "GRIDSIGHT_API_KEY": "s3cret"}
-    gateway = subprocess.Popen([sys.executable, "-m", "uvicorn", "services.gateway.app:app",
-                                "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_until_healthy(base)
+    with gateway_with(redis_url, GRIDSIGHT_API_KEY="s3cret") as base:
         response = httpx.get(f"{base}/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA",
                              headers={"X-API-Key": "clé".encode("latin-1")})
-        assert response.status_code == 401
-    finally:
-        gateway.terminate()
-        gateway.wait(timeout=10)
+    assert response.status_code == 401
 
 
 @pytest.fixture()
@@ -147,10 +138,8 @@ def paused_redis_gateway(monkeypatch):
     """A gateway over a Redis of its own, which the test pauses (SIGSTOP)."""
     monkeypatch.delenv("REDIS_URL", raising=False)
     with Stack() as stack:
-        url = stack.start_broker(prefer="redis-server")
-        monkeypatch.setenv("REDIS_URL", url)
-        base = stack.start_gateway(port=free_port())
-        wait_until_healthy(base)
+        base = stack.start_service(prefer="redis-server", workers=False)
+        monkeypatch.setenv("REDIS_URL", stack.redis_url)
         redis_process = stack.processes[0]
         os.kill(redis_process.pid, signal.SIGSTOP)
         try:
@@ -178,18 +167,9 @@ def test_the_gateway_answers_while_redis_is_paused(paused_redis_gateway):
 def impatient(redis_url):
     """A gateway (run as `serve` runs it) that waits 1 s for a stalled body, 2 s for
     headers."""
-    port = free_port()
-    env = os.environ | {"REDIS_URL": redis_url, "GRIDSIGHT_BODY_IDLE_SECONDS": "1",
-                        "GRIDSIGHT_HEADER_SECONDS": "2"}
-    gateway = subprocess.Popen([sys.executable, "-m", "uvicorn", "services.gateway.app:app",
-                                "--port", str(port), "--log-level", "warning",
-                                "--http", GATEWAY_PROTOCOL], cwd=ROOT, env=env)
-    try:
-        wait_until_healthy(f"http://127.0.0.1:{port}")
-        yield port
-    finally:
-        gateway.terminate()
-        gateway.wait(timeout=10)
+    with gateway_with(redis_url, GATEWAY_PROTOCOL, GRIDSIGHT_BODY_IDLE_SECONDS="1",
+                      GRIDSIGHT_HEADER_SECONDS="2") as base:
+        yield int(base.rsplit(":", 1)[1])
 
 
 def test_a_body_that_stops_arriving_is_cut_off(impatient):

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from gridsight.stack import Stack, free_port
+from gridsight.stack import Stack
 from gridsight.synth.puzzles import make_nonogram, make_sudoku
 from gridsight.synth.render import render_sudoku
 from tests.conftest import wait_for_job, wait_until_healthy
@@ -30,10 +30,7 @@ def lanes_service():
         for name, value in env.items():
             patch.setenv(name, value)
         with Stack() as stack:
-            stack.start_broker(prefer="redis-server")
-            stack.start_workers()
-            base = stack.start_gateway(port=free_port())
-            wait_until_healthy(base)
+            base = stack.start_service(prefer="redis-server")
             wait_until_healthy(base, workers=True)
             with httpx.Client(base_url=base, timeout=30) as http:
                 yield http, stack

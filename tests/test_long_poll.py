@@ -14,10 +14,10 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
-from gridsight.stack import Stack, free_port
+from gridsight.stack import Stack
 from services.gateway import waiting
 from services.jobs import JobStore
-from tests.conftest import wait_for_job, wait_until_healthy
+from tests.conftest import wait_for_job
 
 SUDOKU = ("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 
@@ -102,10 +102,9 @@ def test_the_published_change_wakes_the_waiter_before_any_recheck(redis_url, mon
 def quiet_gateway(monkeypatch):
     monkeypatch.delenv("REDIS_URL", raising=False)
     with Stack() as stack:
-        url = stack.start_broker(prefer="redis-server")
+        base = stack.start_service(prefer="redis-server", workers=False)
+        url = stack.redis_url
         monkeypatch.setenv("REDIS_URL", url)
-        base = stack.start_gateway(port=free_port())
-        wait_until_healthy(base)
         store = JobStore(redis.Redis.from_url(url), 600)
         job_ids = [store.create("sudoku").id for _ in range(3)]
         # One long poll first, so that the gateway's subscription is up.

@@ -13,11 +13,10 @@ import time
 import httpx
 import pytest
 
-from gridsight.stack import ROOT, Stack, free_port, worker_command
+from gridsight.stack import ROOT, Stack, worker_command
 from gridsight.synth.puzzles import make_nonogram
 from gridsight.synth.render import render_sudoku
 from services.contracts import SOLVE_LARGE_QUEUE
-from tests.conftest import wait_until_healthy
 from tests.test_delivery import PersistentRedis, pool_children, post_text, typed_in
 from tests.test_end_to_end import png
 
@@ -40,10 +39,7 @@ def restartable(request, tmp_path, monkeypatch):
                         **(limits.kwargs if limits else {})}.items():
         monkeypatch.setenv(name, value)
     with Stack() as stack:
-        stack.start_broker()
-        stack.start_workers()
-        base = stack.start_gateway(port=free_port())
-        wait_until_healthy(base)
+        base = stack.start_service()
         with httpx.Client(base_url=base, timeout=10) as http:
             yield server, stack, http
     if server.process.poll() is None:

@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gridsight.stack import Stack, free_port
+from gridsight.stack import Stack
 from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SolveResult, SudokuPuzzle
 from services.jobs import JobStore
-from tests.conftest import wait_until_healthy
 
 WIDTH, HEIGHT = 7300, 5475  # 40 MP, inside the default pixel limit
 JOBS, REQUESTS = 10, 20
@@ -62,10 +61,8 @@ def gateway_with_huge_jobs():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GRIDSIGHT_READS_PER_MINUTE", "0")
         with Stack() as stack:
-            url = stack.start_broker(prefer="redis-server")
-            base = stack.start_gateway(port=free_port())
-            gateway = stack.processes[-1].pid
-            wait_until_healthy(base)
+            base = stack.start_service(prefer="redis-server", workers=False)
+            url, gateway = stack.redis_url, stack.processes[-1].pid
             store = JobStore.from_url(url, 3600)
             ids = []
             for _ in range(JOBS):

@@ -4,17 +4,13 @@ not exist. A gateway with two keys, the suite's real workers and Redis, over HTT
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 
 import httpx
 import pytest
 
-from gridsight.stack import ROOT, free_port
 from services.gateway.ownership import owned_by
-from tests.conftest import wait_for_job, wait_until_healthy
+from tests.conftest import gateway_with, wait_for_job
 from tests.test_retention import screenshot
 
 ALICE, BOB = "alice-key-7f3a", "bob-key-91c2"
@@ -22,21 +18,11 @@ ALICE, BOB = "alice-key-7f3a", "bob-key-91c2"
 
 @pytest.fixture(scope="module")
 def two_keys(service, redis_url):
-    port = free_port()
-    env = os.environ | {"REDIS_URL": redis_url, "GRIDSIGHT_API_KEY": ALICE,
-                        "GRIDSIGHT_API_KEYS": f'["{BOB}"]'}
-    gateway = subprocess.Popen([sys.executable, "-m", "uvicorn", "services.gateway.app:app",
-                                "--port", str(port), "--log-level", "warning"],
-                               cwd=ROOT, env=env)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_until_healthy(base)
-        with (httpx.Client(base_url=base, timeout=30, headers={"X-API-Key": ALICE}) as alice,
-              httpx.Client(base_url=base, timeout=30, headers={"X-API-Key": BOB}) as bob):
-            yield alice, bob
-    finally:
-        gateway.terminate()
-        gateway.wait(timeout=10)
+    with (gateway_with(redis_url, GRIDSIGHT_API_KEY=ALICE,
+                       GRIDSIGHT_API_KEYS=f'["{BOB}"]') as base,
+          httpx.Client(base_url=base, timeout=30, headers={"X-API-Key": ALICE}) as alice,
+          httpx.Client(base_url=base, timeout=30, headers={"X-API-Key": BOB}) as bob):
+        yield alice, bob
 
 
 @pytest.fixture(scope="module")

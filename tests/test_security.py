@@ -3,38 +3,20 @@
 from __future__ import annotations
 
 import io
-import os
-import subprocess
-import sys
 
 import httpx
 import pytest
 from PIL import Image
 
-from gridsight.stack import ROOT, free_port
-from tests.conftest import wait_until_healthy
+from tests.conftest import gateway_with
 
 
 @pytest.fixture(scope="module")
 def guarded(redis_url):
-    port = free_port()
-    env = os.environ | {
-        "REDIS_URL": redis_url,
-        "GRIDSIGHT_API_KEY": "s3cret",
-        "GRIDSIGHT_JOBS_PER_MINUTE": "3",
-        "GRIDSIGHT_CORS_ORIGINS": '["https://puzzles.example"]',
-    }
-    gateway = subprocess.Popen([sys.executable, "-m", "uvicorn", "services.gateway.app:app",
-                                "--port", str(port), "--log-level", "warning"],
-                               cwd=ROOT, env=env)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_until_healthy(base)
-        with httpx.Client(base_url=base, timeout=10) as http:
-            yield http
-    finally:
-        gateway.terminate()
-        gateway.wait(timeout=10)
+    with (gateway_with(redis_url, GRIDSIGHT_API_KEY="s3cret", GRIDSIGHT_JOBS_PER_MINUTE="3",
+                       GRIDSIGHT_CORS_ORIGINS='["https://puzzles.example"]') as base,
+          httpx.Client(base_url=base, timeout=10) as http):
+        yield http
 
 
 def picture() -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 
 from gridsight.stack import ROOT, free_port
-from tests.conftest import wait_for_job, wait_until_healthy
+from tests.conftest import stop, wait_for_job, wait_until_healthy
 from tests.test_cli import GRIDSIGHT
 from tests.test_delivery import post_text, typed_in
 
@@ -72,12 +72,7 @@ def test_serve_restarts_a_killed_worker_and_redis_and_keeps_jobs(tmp_path):
             assert job["status"] == "solved" and job["result"]["solution"] == solution
         assert "restarted a stopped process" in log.read_text()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server, 60)
 
 
 def descendants(pid: int) -> dict[int, str]:
