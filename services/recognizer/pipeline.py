@@ -27,10 +27,10 @@ from services.recognizer.cells.print_look import cage_free, plainly_printed
 from services.recognizer.cells.symbols import read_symbols
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.decode import decode, decode_colour
-from services.recognizer.grid.exposure import brightened, locate_through_blur
+from services.recognizer.grid.exposure import brightened
 from services.recognizer.grid.full_resolution import full_resolution_grid
 from services.recognizer.grid.lattice import SIZE, corners_of
-from services.recognizer.grid.restore import mended_as, restored
+from services.recognizer.grid.restore import locate_in_shade, mended_as, restored
 from services.recognizer.grid.shape import box_fields
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.kind import decide, min_heads
@@ -86,8 +86,7 @@ def _recognize(image: bytes, kind: str) -> Reading:
         clock = now
 
     gray = brightened(gray)
-    as_decoded = gray
-    gray, corners, lattice = locate_through_blur(gray)
+    gray, corners, lattice, as_decoded = locate_in_shade(gray, mends)
     origin = (0.0, 0.0)
     colour = None  # decoded when a stage needs it
 
