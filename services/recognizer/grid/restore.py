@@ -4,10 +4,11 @@ A clean photo pays only for the measurements (a millisecond or so on the working
 picture) and enters no restoration stage (stages.py records those entered). Inverted,
 dark and faded pictures are already read by grid/exposure.py.
 
-Fitted on bench/degraded.py's pictures (gridsight.synth.degrade, seeds 1000-1004 and the
-bench's default seeds): on clean photos at most 0.0001 of the sampled pixels lie far from
-their 3x3 median; salt and pepper of 1 % of pixels (after the JPEG and the shrink to the
-working size) shows 0.003-0.009, strong sensor noise (sigma 30) at most 0.001.
+Fitted on gridsight.synth.degrade's pictures (seeds 1000-1004) and rendered screenshots
+of each style: on clean photos and screenshots at most 0.0001 of the sampled pixels lie
+beyond all 8 of their neighbours (a thin line's pixels do not: the line runs on), salt and
+pepper of 1 % of pixels (after the JPEG and the shrink to the working size) shows
+0.003-0.009, strong sensor noise (sigma 30) at most 0.0005.
 Shadow: the paper's brightness at the grid's cell centres (a closing removes the ink),
 its 5th over its 95th percentile: 0.67-0.92 on clean photos (seeds 6000-6007), 0.44-0.62
 under shadow bands of depth 0.35, 0.20-0.48 under deeper bands.
@@ -22,7 +23,7 @@ from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.exposure import locate_through_blur
 from services.recognizer.stages import enter
 
-IMPULSE_STEP = 70  # grey levels off its 3x3 median that make a pixel an impulse
+IMPULSE_STEP = 50  # grey levels beyond all 8 neighbours that make a pixel an impulse
 IMPULSE_SHARE = 0.002  # a picture with more impulses than this share is median filtered
 MAX_PASSES = 3  # median passes at most, each only while impulses remain
 SHADOWED = 0.6  # paper this much darker in some cells than in others: flattened
@@ -32,14 +33,20 @@ GUESSED_CELL = 0.08  # a grid not found at all: its cell guessed as this share o
 
 
 def impulse_share(gray: np.ndarray) -> float:
-    """Share of pixels far from their 3x3 median, on the middle of the picture (where a
-    grid lies; a sample keeps it cheap)."""
+    """Share of pixels lighter or darker than all 8 of their neighbours by IMPULSE_STEP,
+    on the middle of the picture (where a grid lies; a sample keeps it cheap)."""
     h, w = gray.shape
     sample = gray[h // 3:2 * h // 3, w // 4:3 * w // 4]
     if sample.size == 0:
         return 0.0
-    median = cv2.medianBlur(sample, 3)
-    return float((cv2.absdiff(sample, median) > IMPULSE_STEP).mean())
+    lightest = cv2.dilate(sample, _RING).astype(np.int16)
+    darkest = cv2.erode(sample, _RING).astype(np.int16)
+    value = sample.astype(np.int16)
+    return float(((value - lightest > IMPULSE_STEP) | (darkest - value > IMPULSE_STEP)).mean())
+
+
+_RING = np.ones((3, 3), np.uint8)
+_RING[1, 1] = 0  # the 8 neighbours, not the pixel
 
 
 def restored(gray: np.ndarray) -> tuple[np.ndarray, list[str]]:
