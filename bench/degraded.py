@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -31,7 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
-from side_by_side import Worker, pct  # noqa: E402
+from side_by_side import Worker, pct, workers_against  # noqa: E402
 
 from gridsight.synth.degrade import KINDS, STRENGTHS, degraded_photo  # noqa: E402
 
@@ -98,30 +96,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=81_000_000)
     parser.add_argument("--kinds", nargs="*", default=[], help="kinds of damage to run")
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="gridsight-degraded-"))
-    checkout = folder / "other"
-    subprocess.run(["git", "worktree", "add", "--detach", str(checkout), args.against],
-                   cwd=ROOT, check=True, capture_output=True)
     rows = []
-    try:
-        mine, other = Worker(ROOT), Worker(checkout)
-        try:
-            for k, kind, strength in groups(args.kinds):
-                seed0 = args.seed + 10_000 * k + 1000 * strength
-                pictures = (degraded_photo(seed0 + i, kind, strength)
-                            for i in range(args.count))
-                name = kind if kind == "clean" else f"{kind} {strength}"
-                row = run_group(mine, other, pictures)
-                rows.append((name, row))
-                print(table_row(name, row), flush=True)
-        finally:
-            for worker in (mine, other):
-                worker.process.kill()
-                worker.process.wait()
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(checkout)], cwd=ROOT,
-                       check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with workers_against(args.against) as (mine, other):
+        for k, kind, strength in groups(args.kinds):
+            seed0 = args.seed + 10_000 * k + 1000 * strength
+            pictures = (degraded_photo(seed0 + i, kind, strength) for i in range(args.count))
+            name = kind if kind == "clean" else f"{kind} {strength}"
+            row = run_group(mine, other, pictures)
+            rows.append((name, row))
+            print(table_row(name, row), flush=True)
     rows.sort(key=lambda r: (r[1]["mine"]["exact"] / r[1]["n"],
                              r[1]["mine"]["cells"] / r[1]["n"]))
     total = {label: sum(r[label]["exact"] for _, r in rows) for label in ("mine", "other")}
