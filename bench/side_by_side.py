@@ -24,10 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -106,6 +109,28 @@ class Worker:
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait()
+
+
+@contextmanager
+def workers_against(commit: str) -> Iterator[tuple[Worker, Worker]]:
+    """(a worker of this tree, a worker of `commit`), the commit checked out with
+    `git worktree add` into a temporary folder; workers and checkout removed at the end."""
+    folder = Path(tempfile.mkdtemp(prefix="gridsight-other-"))
+    checkout = folder / "other"
+    subprocess.run(["git", "worktree", "add", "--detach", str(checkout), commit],
+                   cwd=ROOT, check=True, capture_output=True)
+    try:
+        mine, other = Worker(ROOT), Worker(checkout)
+        try:
+            yield mine, other
+        finally:
+            for worker in (mine, other):
+                worker.process.kill()
+                worker.process.wait()
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(checkout)], cwd=ROOT,
+                       check=False, capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 SAME = ("kind", "cells", "walls", "sums", "status", "rotation", "error", "cell_kinds",

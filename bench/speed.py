@@ -26,8 +26,6 @@ import argparse
 import io
 import os
 import random
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -37,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from side_by_side import SAME, Worker, pct  # noqa: E402
+from side_by_side import SAME, Worker, pct, workers_against  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 if not SHARED.exists():
@@ -168,33 +166,19 @@ def main() -> None:
     args = parser.parse_args()
     chosen = {name: make for name, make in groups(args.n).items()
               if not args.only or name in args.only}
-    folder = Path(tempfile.mkdtemp(prefix="gridsight-speed-"))
-    checkout = folder / "other"
-    subprocess.run(["git", "worktree", "add", "--detach", str(checkout), args.against],
-                   cwd=ROOT, check=True, capture_output=True)
     lines = [f"CPU ms per recognize() call; other = {args.against}, this = the working tree",
              "", "| pictures | n | other median / p95 | this median / p95 "
              "| this / other: median / p95 | this p95 wall ms | errors other / this "
              "| readings differ |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     differ = []
-    try:
-        mine, other = Worker(ROOT), Worker(checkout)
-        try:
-            warm_up(mine)
-            warm_up(other)
-            for name, make in chosen.items():
-                row = run_group(mine, other, make())
-                lines.append(table_row(name, row))
-                differ += row["differ"]
-                print(lines[-1], flush=True)
-        finally:
-            for worker in (mine, other):
-                worker.process.kill()
-                worker.process.wait()
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(checkout)], cwd=ROOT,
-                       check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with workers_against(args.against) as (mine, other):
+        warm_up(mine)
+        warm_up(other)
+        for name, make in chosen.items():
+            row = run_group(mine, other, make())
+            lines.append(table_row(name, row))
+            differ += row["differ"]
+            print(lines[-1], flush=True)
     print("\n".join(lines))
     if differ:
         print("\nReadings that differ:\n" + "\n".join(f"- {d}" for d in differ))

@@ -27,9 +27,10 @@ from services.recognizer.cells.print_look import cage_free, plainly_printed
 from services.recognizer.cells.symbols import read_symbols
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.decode import decode, decode_colour
-from services.recognizer.grid.exposure import brightened, locate_through_blur
+from services.recognizer.grid.exposure import brightened
 from services.recognizer.grid.full_resolution import full_resolution_grid
 from services.recognizer.grid.lattice import SIZE, corners_of
+from services.recognizer.grid.restore import locate_in_shade, mended_as, restored
 from services.recognizer.grid.shape import box_fields
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.kind import decide, min_heads
@@ -68,6 +69,7 @@ def _recognize(image: bytes, kind: str) -> Reading:
                                "'killer' or 'nonogram'")
     clock = time.perf_counter()
     gray, scale, (width, height) = decode(image)
+    gray, mends = restored(gray)  # a damaged picture mended (a clean one kept as it is)
     if kind in ("auto", "nonogram"):
         # A nonogram's clues beside its grid are told first: its grid must never be read
         # as a sudoku's (see nonogram/reading.py).
@@ -84,19 +86,20 @@ def _recognize(image: bytes, kind: str) -> Reading:
         clock = now
 
     gray = brightened(gray)
-    as_decoded = gray
-    gray, corners, lattice = locate_through_blur(gray)
+    gray, corners, lattice, as_decoded = locate_in_shade(gray, mends)
     origin = (0.0, 0.0)
     colour = None  # decoded when a stage needs it
 
     def in_colour() -> np.ndarray:
         nonlocal colour
         if colour is None:
-            colour = decode_colour(image, gray.shape)
+            colour = mended_as(decode_colour(image, gray.shape), mends)
         return colour
 
     lap("grid")
-    region = full_resolution_grid(image, lattice, scale, gray is not as_decoded)
+    # A mended picture is not read again from the damaged upload.
+    region = None if mends else full_resolution_grid(image, lattice, scale,
+                                                     gray is not as_decoded)
     if region is not None:
         region, (gray, corners, lattice) = region
         as_decoded, scale, origin, colour = region.gray, region.scale, region.origin, \
