@@ -235,6 +235,17 @@ def test_huge_headers_are_refused(client):
     assert response.status_code == 431
 
 
+def test_huge_headers_sent_in_pieces_are_refused_the_same_way(impatient):
+    with socket.create_connection(("127.0.0.1", impatient), timeout=10) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        for piece in range(3):  # 8 KiB a piece, each its own read: 24 KiB in all
+            sock.sendall(b"X-Filler-%d: %s\r\n" % (piece, b"a" * 8192))
+            time.sleep(0.1)
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+    assert b"Headers too large" in answer
+
+
 @pytest.mark.parametrize("cells", [
     [{"row": 0, "col": 0, "value": "5"}],
     [{"row": 0, "col": 0, "value": True}],

@@ -21,7 +21,13 @@ from services import metrics
 from services.contracts import Problem
 from services.gateway.dependencies import get_async_redis
 from services.gateway.memory import map_large_blocks
-from services.gateway.problems import ProblemError, install_problem_handlers, problem_response
+from services.gateway.problems import (
+    HEADERS_TOO_LARGE,
+    MAX_HEADER_BYTES,
+    ProblemError,
+    install_problem_handlers,
+    problem_response,
+)
 from services.gateway.routers import health, hints, jobs, overlay, review
 from services.logs import configure_json_logging
 from services.settings import Settings, get_settings
@@ -32,7 +38,6 @@ STATIC = Path(__file__).parent / "static"
 # Plain ASGI middleware: Starlette's @app.middleware("http") runs each request through
 # extra tasks and queues, which cost more than these checks themselves.
 MULTIPART_FRAMING = 64 * 1024
-MAX_HEADER_BYTES = 16 * 1024  # all request headers together
 
 
 def body_limit(scope, settings: Settings) -> tuple[int, str]:
@@ -65,10 +70,8 @@ class LimitBody:
             return await self.app(scope, receive, send)
         settings = get_settings()
         if sum(len(name) + len(value) for name, value in scope["headers"]) > MAX_HEADER_BYTES:
-            return await problem_response(Problem(
-                status=431, title="Headers too large",
-                detail=f"request headers are limited to {MAX_HEADER_BYTES} bytes"),
-                {"Connection": "close"})(scope, receive, send)
+            return await problem_response(HEADERS_TOO_LARGE, {"Connection": "close"})(
+                scope, receive, send)
         limit, what = body_limit(scope, settings)
         declared = dict(scope["headers"]).get(b"content-length", b"")
         if declared.isdigit() and int(declared) > limit:

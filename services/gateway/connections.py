@@ -12,9 +12,12 @@ are the app's to cut off: services/gateway/app.py, LimitBody.)
 from __future__ import annotations
 
 import asyncio
+import json
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from services.gateway.problems import HEADERS_TOO_LARGE, MAX_HEADER_BYTES, PROBLEM_JSON
 from services.settings import get_settings
 
 
@@ -38,6 +41,21 @@ class HeaderDeadlineH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        # Headers over h11's buffer that arrive in pieces end here; arriving whole, they
+        # reach the app, which answers 431. Either way the client gets the same answer.
+        buffered, _ = self.conn.trailing_data
+        if not (self._waiting_for_headers() and len(buffered) > MAX_HEADER_BYTES):
+            return super().send_400_response(msg)
+        body = json.dumps(HEADERS_TOO_LARGE.model_dump()).encode()
+        for event in (h11.Response(status_code=431, headers=[
+                          (b"content-type", PROBLEM_JSON.encode()),
+                          (b"content-length", str(len(body)).encode()),
+                          (b"connection", b"close")]),
+                      h11.Data(data=body), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
 
     def _waiting_for_headers(self) -> bool:
         return self.cycle is None or self.cycle.response_complete

@@ -20,6 +20,9 @@ log = logging.getLogger("gridsight.gateway")
 EXCERPT_CHARS = 40
 MAX_LISTED_ERRORS = 10
 MAX_MESSAGE_CHARS = 200
+MAX_HEADER_BYTES = 16 * 1024  # all request headers together
+HEADERS_TOO_LARGE = Problem(status=431, title="Headers too large",
+                            detail=f"request headers are limited to {MAX_HEADER_BYTES} bytes")
 
 
 def excerpt(value: object, chars: int = EXCERPT_CHARS) -> str:
