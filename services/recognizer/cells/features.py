@@ -13,7 +13,8 @@ from functools import cache
 import cv2
 import numpy as np
 
-from services.recognizer.grid.straighten import INK_LEVEL, PATCH, ink_map
+from services.recognizer.grid.straighten import PATCH, ink_map
+from services.recognizer.grid.tuning import INK_LEVEL
 
 DIGIT = 28  # side of the normalised digit image
 DIGIT_BOX = 20  # the blob's longer side is scaled to this

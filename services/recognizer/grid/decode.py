@@ -11,10 +11,10 @@ import numpy as np
 from PIL import Image
 
 from services.recognizer.errors import RecognitionError
+from services.recognizer.grid.tuning import WORK_SIDE
 from services.settings import get_settings
 
 MAX_PIXELS = get_settings().max_image_pixels  # the gateway's limit: what it lets in is read
-WORK_SIDE = 1024  # photos are read at most this long a side: enough for 9x9 grids, and fast
 
 # PIL reads the header lazily; beyond this it refuses to decode at all.
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS

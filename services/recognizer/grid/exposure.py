@@ -11,9 +11,12 @@ from services.recognizer.grid.focus import sharpened_picture
 from services.recognizer.grid.lattice import corners_of, lattice_fit
 from services.recognizer.grid.locate import locate, located
 from services.recognizer.grid.outlines import binarize
-
-DARK_GROUND = 110  # a picture's commonest grey below this may be a dark-mode screenshot
-GROUND_SHARE = 0.2  # ... when this share of its pixels is that grey (flat, not a photo)
+from services.recognizer.grid.tuning import (
+    DARK_GROUND,
+    GROUND_SHARE,
+    SHARPENED_BETTER,
+    UNDER_EXPOSED,
+)
 
 
 def dark_ground(gray: np.ndarray) -> bool:
@@ -21,9 +24,6 @@ def dark_ground(gray: np.ndarray) -> bool:
     counts = np.convolve(np.bincount(gray.ravel(), minlength=256), np.ones(5), "same")
     ground = int(counts.argmax())
     return ground < DARK_GROUND and counts[ground] >= GROUND_SHARE * gray.size
-
-
-UNDER_EXPOSED = 100  # a photo whose lightest percent is darker than this grey
 
 
 def brightened(gray: np.ndarray) -> np.ndarray:
@@ -91,15 +91,6 @@ def locate_either_way(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
         raise error
     _, picture, corners, lattice = max(found, key=lambda f: f[0])
     return picture, corners, lattice
-
-
-# The lattice found in the sharpened picture of one far out of focus replaces the one
-# found as it is when it lies this much better on the sharpened picture's lines.
-# Synthetic photos defocused by 10 % of a cell (fresh seeds 16 500 000+): the grid placed
-# wrong, on the page's edge or the photo's, lay at 0.19-0.46 and the grid's own lattice
-# found after sharpening at 0.61-0.71; where the plain lattice was right, the sharpened
-# picture's own lattice lay 0.09-0.70 below it, or on the same lines.
-SHARPENED_BETTER = 0.1
 
 
 def locate_through_blur(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -12,32 +12,13 @@ from services.recognizer.grid.lattice import (
     widened_fit,
 )
 from services.recognizer.grid.outlines import grid_score, trimmed_outlines
-
-GOOD_FIT = 0.85  # a weakly scored outline counts when its lattice lies this well on lines
-# A 9x9 outline that had to be trimmed or moved is taken at once only when its lattice
-# lies this well on the lines: a heading's outline trimmed a row off lies nearly as well
-# as the grid's own, so the other outlines are tried too.
-CLEAR_FIT = 0.98
-# Grids above 9x9 in photos have thin lines a few pixels apart, often light grey, which
-# binarize in part only: a 16x16 lattice on every line fits from about 0.75 up.
-LARGE_GOOD_FIT = 0.75
-
-
-# A smaller grid with thin light-grey lines, which binarize in part only, lies on them
-# less well than GOOD_FIT; it still counts from LARGE_GOOD_FIT when it lies this much
-# better than every 9x9 lattice found (the page's outline taken for a 9x9 grid lies at
-# about 0.5). It is judged once all outlines were tried: a noisy 9x9 photo's first
-# outline may trace a 4x4 or 6x6 lattice at 0.8 before its own 9x9 lattice is traced.
-CLEARLY_BETTER_FIT = 0.2
-
-
-# A 9x9 lattice traced along faint lines as well as the binarized ink counts when it lies
-# on them this well: unbroken thin lines where every line of the lattice runs.
-FAINT_FIT = 0.95
-# ... and when lines through the cells' middles lie on far less ink: ink everywhere (the
-# negative of a dark photo, where the table turns light) lies under any lattice. Faint
-# killer grids measured 0.15-0.27 there, the negative of a dark photo 0.98.
-FAINT_MID = 0.5
+from services.recognizer.grid.tuning import (
+    CLEAR_FIT,
+    FAINT_FIT,
+    FAINT_MID,
+    GOOD_FIT,
+    RUNNER_UP_MARGIN,
+)
 
 
 def midlines(lattice: np.ndarray) -> np.ndarray:
@@ -94,13 +75,6 @@ def lattice_in(binary: np.ndarray, outline: np.ndarray, size: int, line_ink=None
             score = grid_score(binary, corners, size) if moved else -1.0
             found = corners, lattice, fit, score
     return found
-
-
-# A runner-up refinement (see refined_outlines) wins only by this much fit: the fit
-# saturates near 1, and a snapped outline lying at 1.0 against 0.999 had its lattice
-# 4.6 px off (shadow stripes, seed 904006); the pulled corners it puts right lay at
-# 0.86-0.96 against its 1.0.
-RUNNER_UP_MARGIN = 0.02
 
 
 def refined_outlines(binary: np.ndarray, outline: np.ndarray,

@@ -23,26 +23,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# The 5th percentile of edge_sharpness over the digit model's training photos
-# (gridsight.training.digits.sample_grid, photos only, 262 grids): softer grids are the
-# ones it learnt least from. On synthetic photos defocused by 10 % of a cell this
-# sharpening mends 55-76 % of the misread cells, at 12 % 37-56 %; none of 114 sharp
-# synthetic photos is touched.
-TRAINED_SHARPNESS = 0.37
-# Gaussian sigma, in straightened pixels, per unit of 1 / edge_sharpness: a blurred step's
-# steepest central difference (over two pixels) is 2 / (sigma * sqrt(2 pi)) ~ 0.8 / sigma
-# of its contrast.
-SIGMA_PER_SOFTNESS = 0.8
-AMOUNT = 2.0  # unsharp mask strength, chosen on synthetic defocused photos (1.5-3 tried)
-# The views a soft grid is read in: the estimated sigma scaled by each of these, at each
-# strength. Chosen on synthetic photos only (fresh seeds 16 100 000+ and 16 200 000+,
-# 270 soft ones: Gaussian defocus 6-12 % of a cell on 640x480 and mixed photo sizes, and
-# a lens's disk blur on 640x480): against the one mask at the estimated sigma, misread
-# cells 1 866 -> 1 738 and those misread at p > 0.9 849 -> 422 (the solver's repair does
-# not question a sure reading); four views (x 0.7, 1, 1.4 at 2, x 1 at 3) 1 764 / 526;
-# the plain grid beside the one mask did worse than the mask alone at 10-12 %.
-SIGMA_SCALES = (0.7, 1.0, 1.4)
-AMOUNTS = (AMOUNT, 3.0)
+from services.recognizer.grid.tuning import (
+    AMOUNT,
+    AMOUNTS,
+    SIGMA_PER_SOFTNESS,
+    SIGMA_SCALES,
+    SOFT_PICTURE,
+    TRAINED_SHARPNESS,
+)
 
 
 def edge_sharpness(straight: np.ndarray) -> float:
@@ -86,12 +74,6 @@ def _unsharp(gray: np.ndarray, sigma: float, amount: float) -> np.ndarray:
     """`gray` (float32) with `amount` times its detail finer than `sigma` added (uint8)."""
     detail = gray - cv2.GaussianBlur(gray, (0, 0), sigma)
     return np.clip(gray + amount * detail, 0, 255).astype(np.uint8)
-
-
-# A whole picture (at the working size, table and page around the grid included) this soft
-# is far out of focus: the synthetic photos defocused by 10 % of a cell measure 0.09-0.23,
-# by 6 % 0.18-0.38, sharp ones 0.40 and up (fresh seeds 16 500 000+ and 16 600 000+).
-SOFT_PICTURE = 0.3
 
 
 def sharpened_picture(gray: np.ndarray) -> np.ndarray | None:

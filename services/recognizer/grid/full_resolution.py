@@ -7,10 +7,7 @@ import numpy as np
 from services.recognizer.grid.decode import decode_region
 from services.recognizer.grid.lattice import corners_of, lattice_fit, trace_lattice
 from services.recognizer.grid.outlines import binarize
-
-SMALL_CELL = 40  # a grid whose cells are smaller than this in the working picture ...
-SHRUNK = 1.2  # ... of an upload shrunk at least this much is read again at full resolution
-CROP_MARGIN = 0.6  # cells of margin around the grid in that crop
+from services.recognizer.grid.tuning import CROP_MARGIN, SHRUNK, SMALL_CELL
 
 
 def full_resolution_grid(image: bytes, lattice: np.ndarray, scale: float, inverted: bool):

@@ -13,12 +13,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.recognizer.grid.straighten import INK_LEVEL, PATCH, ink_map, straighten
-
-# A digit's blob, in cells: 0.55-0.68 of a cell high as printed, a little more once blurred.
-# Lower: specks and the dots of a broken line; higher: lines and a coarser grid's digits.
-GLYPH_LOW, GLYPH_HIGH = 0.3, 0.85
-CENTRED = 0.2  # a glyph's middle within this share of a cell of the cell's middle
+from services.recognizer.grid.straighten import PATCH, ink_map, straighten
+from services.recognizer.grid.tuning import CENTRED, GLYPH_HIGH, GLYPH_LOW, INK_LEVEL
 
 
 def centred_glyphs(gray: np.ndarray, lattice: np.ndarray) -> tuple[int, float]:

@@ -12,8 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-CELL = 32  # pixels per cell in the straightened picture
-STEP = 4  # sample a line every STEP pixels along it
+from services.recognizer.grid.tuning import CELL, SIDE_ON_INK, SNAP_REACH, STEP
 
 
 def _line_masks(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -254,10 +253,6 @@ def widened_line_fits(ink: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     if width > 3:
         ink = cv2.dilate(ink, np.ones((width, width), np.uint8))
     return line_fits(ink, lattice)
-
-
-SNAP_REACH = 2.0  # cells an outline's end may move to reach the grid's own line
-SIDE_ON_INK = 0.85  # share of a side's middle on ink for it to lie on a line
 
 
 def snap_outline(binary: np.ndarray, corners: np.ndarray, size: int = 9) -> np.ndarray:

@@ -6,19 +6,12 @@ import cv2
 import numpy as np
 
 from services.recognizer.errors import RecognitionError
-from services.recognizer.grid.fit import (
-    CLEAR_FIT,
-    CLEARLY_BETTER_FIT,
-    GOOD_FIT,
-    LARGE_GOOD_FIT,
-    lattice_in,
-)
+from services.recognizer.grid.fit import CLEAR_FIT, GOOD_FIT, lattice_in
 from services.recognizer.grid.glyph_pitch import centred_glyphs
 from services.recognizer.grid.lattice import SIZE
 from services.recognizer.grid.outlines import (
     MIN_SCORE,
     NO_GRID,
-    WEAK_SCORE,
     binarize,
     faint_lines,
     scored_grids,
@@ -45,9 +38,13 @@ from services.recognizer.grid.sizes import (
     ruled_finer_by_light_lines,
     shortest_side,
 )
-
-PAD = 8  # paper-coloured frame, so a grid drawn to the picture's edge still has a closed outline
-
+from services.recognizer.grid.tuning import (
+    CLEARLY_BETTER_FIT,
+    LARGE_GOOD_FIT,
+    OUTLINES_TRIED,
+    PAD,
+    WEAK_SCORE,
+)
 
 # Said when something grid-like was seen but its outline could not be followed all round:
 # cut off by the picture's edge, or broken by a shadow, glare or a fold (which, the
@@ -55,7 +52,6 @@ PAD = 8  # paper-coloured frame, so a grid drawn to the picture's edge still has
 OUTLINE_BROKEN = ("the grid's outline could not be followed all the way round: make sure the "
                   "whole grid is in the picture with a little margin, evenly lit, with no "
                   "shadow or fold across its border")
-OUTLINES_TRIED = 6  # per framing, best-scoring first
 
 
 def locate(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

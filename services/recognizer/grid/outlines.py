@@ -14,12 +14,19 @@ import cv2
 import numpy as np
 
 from services.recognizer.errors import RecognitionError
-
-SCORE_CELL = 16  # pixels per cell when scoring a candidate
-MIN_SCORE = 0.3  # below this no candidate looks like a grid
-# Faint thin lines and large digits score a real grid this low; such an outline counts
-# only when its traced lines prove to lie on ink (see pipeline.locate).
-WEAK_SCORE = 0.1
+from services.recognizer.grid.tuning import (
+    FAINT_CONTRAST,
+    FAINT_WIDTH,
+    FLANK,
+    MIN_SCORE,
+    OTHER_SIZE_HANDICAP,
+    RULE_CELL,
+    SCORE_CELL,
+    SPUR_CORNERS,
+    SPUR_HANDICAP,
+    SPUR_HULLS,
+    TIED_RUNS,
+)
 
 
 def binarize(gray: np.ndarray) -> np.ndarray:
@@ -28,11 +35,6 @@ def binarize(gray: np.ndarray) -> np.ndarray:
     smooth = cv2.GaussianBlur(gray, (3, 3), 0)
     return cv2.adaptiveThreshold(smooth, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
                                  cv2.THRESH_BINARY_INV, block, 4)
-
-
-# Faint thin lines: a line this many grey levels darker than the ground beside it ...
-FAINT_CONTRAST = 12
-FAINT_WIDTH = 7  # ... and narrower than this (wider ink is a digit or a thick rule)
 
 
 def faint_lines(gray: np.ndarray) -> np.ndarray:
@@ -91,15 +93,6 @@ def _candidates(binary: np.ndarray, limit: int = 20,
             spurs.append((extreme, [order_corners(approx[list(keep)]) for keep in
                                     combinations(range(len(approx)), 4)]))
     return quads
-
-
-# A shadow's or the page's edge running on from one corner of the grid adds a spur to its
-# outline: the hull gets a corner or two more than four, the grid's own four among them.
-SPUR_CORNERS = (5, 6)
-# Only the largest hulls (a grid with its spur is among them): a killer's many cage
-# outlines would otherwise each add up to 15 outlines to score and trace.
-SPUR_HULLS = 3
-SPUR_HANDICAP = 0.2
 
 
 def straight_lines(binary: np.ndarray) -> np.ndarray:
@@ -162,7 +155,6 @@ def grid_score(binary: np.ndarray, quad: np.ndarray, size: int = 9) -> float:
 # Sudoku sides other than 9 (see grid/shape.py), tried when an outline is not clearly 9x9. They
 # score a little lower, so a 9x9 outline wins a tie.
 OTHER_SIZES = (4, 6, 8, 12, 16)
-OTHER_SIZE_HANDICAP = 0.02
 
 
 def continues_outside(binary: np.ndarray, quad: np.ndarray, size: int) -> float:
@@ -204,12 +196,6 @@ def sides_continued(binary: np.ndarray, quad: np.ndarray, size: int) -> np.ndarr
         runs_on = full[lines] & ~(full[lines - FLANK] & full[lines + FLANK])
         shares.append(float(runs_on.mean()))
     return np.array(shares)
-
-
-FLANK = 6  # pixels (of SCORE_CELL) from a line: beyond a widened thick rule, short of a digit
-
-
-RULE_CELL = 32  # pixels per cell when looking for the grid's rules inside an outline
 
 
 def _rules(profile: np.ndarray) -> np.ndarray:
@@ -286,9 +272,6 @@ def trimmed_outlines(binary: np.ndarray, corners: np.ndarray,
             inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
             outlines.append(cv2.perspectiveTransform(inner.reshape(-1, 1, 2), back).reshape(4, 2))
     return outlines
-
-
-TIED_RUNS = 2  # tied runs of rules tried each way
 
 
 NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus, with all "

@@ -23,15 +23,16 @@ import numpy as np
 
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.exposure import locate_through_blur
+from services.recognizer.grid.tuning import (
+    GUESSED_CELL,
+    IMPULSE_SHARE,
+    IMPULSE_STEP,
+    INK_REACH,
+    MAX_PASSES,
+    SHADOWED,
+    SHRINK,
+)
 from services.recognizer.stages import enter
-
-IMPULSE_STEP = 50  # grey levels beyond all 8 neighbours that make a pixel an impulse
-IMPULSE_SHARE = 0.002  # a picture with more impulses than this share is median filtered
-MAX_PASSES = 3  # median passes at most, each only while impulses remain
-SHADOWED = 0.5  # paper this much darker in some cells than in others: flattened
-INK_REACH = 0.4  # the closing that removes the ink spans this share of a cell
-SHRINK = 4  # the paper is estimated at a quarter of the working size
-GUESSED_CELL = 0.08  # a grid not found at all: its cell guessed as this share of the side
 
 
 def impulse_share(gray: np.ndarray) -> float:

@@ -15,11 +15,21 @@ import numpy as np
 
 from services.recognizer.grid.outlines import grid_score
 from services.recognizer.grid.straighten import PATCH, ink_map, straighten
+from services.recognizer.grid.tuning import (
+    CLEAR_BOXES,
+    CLEAR_CONTRAST,
+    CLEAR_MARGIN,
+    FAINT_FLOOR,
+    FAINT_SHARE,
+    INK_MARGIN,
+    LATTICE_NOISE,
+    LATTICE_RULE,
+    MISSING,
+    SIDE,
+)
 
 SIZES = (4, 6, 8, 9, 12, 16)
 USUAL = 9
-SIDE = 480  # pixels of the straightened outline when counting its rules
-MISSING = 2  # rules of a run allowed missing (faint, broken by a fold or glare)
 
 
 def _rules(profile: np.ndarray) -> np.ndarray:
@@ -97,10 +107,6 @@ def faint_rule_positions(gray: np.ndarray, corners: np.ndarray) -> tuple[np.ndar
     return found[0], found[1]
 
 
-FAINT_SHARE = 0.3
-FAINT_FLOOR = 4  # grey levels
-
-
 def _straightened(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The outline's inside in `gray`, straightened to a SIDE square."""
     target = np.array([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]], np.float32)
@@ -132,10 +138,6 @@ def lattice_rule_positions(gray: np.ndarray,
                                & (inner >= paper + LATTICE_RULE * spread)) + 1
         found.append(_with_edges(peaks.astype(float)))
     return found[0], found[1]
-
-
-LATTICE_RULE = 4  # a rule's median darkness above the paper's, in spreads of the paper's
-LATTICE_NOISE = 0.5  # grey levels added to the spread: flat screenshots have none
 
 
 def size_scores(binary: np.ndarray, corners: np.ndarray,
@@ -180,9 +182,6 @@ def grid_size(binary: np.ndarray, corners: np.ndarray, gray: np.ndarray | None =
     if best != USUAL and by_ink[best] >= by_ink[USUAL] + INK_MARGIN:
         return best
     return USUAL
-
-
-INK_MARGIN = 0.2  # grid_score by which another size must beat 9 when rules are unclear
 
 
 def lattice_count(gray: np.ndarray, corners: np.ndarray) -> tuple[int | None, float]:
@@ -262,10 +261,6 @@ def box_shape(gray: np.ndarray, lattice: np.ndarray) -> tuple[tuple[int, int], f
     return shape, clarity
 
 
-CLEAR_CONTRAST = 0.2  # box lines' ink over the thin lines', relative, that is clear
-CLEAR_MARGIN = 0.5  # the best shape's contrast over the next one's that is clear
-
-
 def box_fields(gray: np.ndarray, lattice: np.ndarray) -> dict:
     """The Reading's box, box_confidence and (when the shape is a guess) a warning, from
     which of the grid's lines are thick."""
@@ -277,6 +272,5 @@ def box_fields(gray: np.ndarray, lattice: np.ndarray) -> dict:
                 warnings=warnings)
 
 
-CLEAR_BOXES = 0.5  # box clarity (box_shape) below this: the shape is a guess
 UNCLEAR_BOXES = ("the {n}x{n} grid's box lines are hard to tell from the others: it was "
                  "read with boxes of {r} rows by {c} columns; check that this is right")

@@ -23,19 +23,23 @@ from services.recognizer.grid.outlines import (
     trimmed_outlines,
 )
 from services.recognizer.grid.shape import box_shape, lattice_count, nine_count
-
-# A 9x9 of light thin lines on a small photo shows only its box lines (a 3x3 lattice)
-# even counted line by line; with a page's edge and a deep shadow's edge running on from
-# a grid side, the outline round them and a row and a column of the page beyond counted
-# as a 4x4 lying on the lines (0.75-0.76) far better than the grid's own 9x9 lattice
-# (0.44-0.55), its thin lines unseen, and not on the grid's box lines (the page's margin
-# is no box wide). The digits tell them apart: 27-32 of the grid's blobs of a digit's
-# size sat centred in the 9x9's cells (78-100 %), none of a 4x4 cell's size in the
-# 4x4's. A smaller grid's digits are too tall for a 9x9 lattice's cells, and sit centred
-# in its own.
-DIGITS_SEEN = 9  # glyphs centred in the 9x9 lattice's cells, about one a box at least
-DIGITS_CENTRED = 0.7  # ... as a share of the digit-sized blobs there
-DIGITS_OWN = 0.2  # the other lattice's own centred digits, against the 9x9 one's
+from services.recognizer.grid.tuning import (
+    APART,
+    BOXES_SHOWN,
+    DIGITS_CENTRED,
+    DIGITS_OWN,
+    DIGITS_SEEN,
+    INSIDE_LARGER,
+    LINES_CLEARER,
+    MIN_CELL_PX,
+    NOT_SQUARE,
+    OFF_LINE,
+    OFF_PICTURE,
+    ON_LINE,
+    SAME_PITCH,
+    SIDE_RUNS_ON,
+    SOME_RUN_ON,
+)
 
 
 def digits_in_nine_cells(gray: np.ndarray, nine_digits: tuple[int, float],
@@ -50,16 +54,6 @@ def digits_in_nine_cells(gray: np.ndarray, nine_digits: tuple[int, float],
     return own * own_centred < DIGITS_OWN * seen * centred
 
 
-# Once a 9x9 lattice lies well on the lines, an outline sharing less than this of its area
-# (intersection over union) and no larger is not traced: on written-on photos the
-# outlines after the grid's own were the page's text, a hand or pieces of one box (at
-# most 0.13), whose lattices never won and took most of the slowest photos' time. Those
-# that may still win share most of the grid: its outline with a heading (about 0.9) or a
-# larger grid around it (larger, so always traced). A lattice of another side held as
-# best is no such grid: the outlines left may hold the whole grid, and are all traced.
-APART = 0.25
-
-
 def lies_apart(outline: np.ndarray, corners: np.ndarray) -> bool:
     """Whether `outline` lies apart from the grid at `corners` (see APART)."""
     quad, grid = outline.astype(np.float32), corners.astype(np.float32)
@@ -67,20 +61,6 @@ def lies_apart(outline: np.ndarray, corners: np.ndarray) -> bool:
     quad_area, grid_area = cv2.contourArea(quad), cv2.contourArea(grid)
     union = quad_area + grid_area - shared
     return quad_area <= grid_area and shared < APART * union
-
-
-# A grid of another side whose inner lines carry on this much past two of its sides is a
-# block of a larger grid's cells (a 4x4 block in the corner of a 6x6 killer, whose heavy
-# dotted cages let the faint-line trace lie on it at 1.0, its outline a little skewed:
-# two of three lines ran on past two sides, a mean of 0.33). Such blocks measured
-# 0.67-1.0 on the sides where the grid goes on; grids standing on their own 0-0.2, but a
-# heading over a photographed grid 1.0 on its one side. (A grainy ground's specks or the
-# text of a page run through the band between the lines too, and do not count.)
-SIDE_RUNS_ON = 0.6
-# A grid of another side whose lines run on this much past one of its sides may still
-# be a block of a larger grid (digits beside its lines hide the run past the others):
-# the grids around it are traced too (see grid_around).
-SOME_RUN_ON = 0.3
 
 
 def not_alone(runs_on: np.ndarray) -> bool:
@@ -112,15 +92,6 @@ def grid_around(binary: np.ndarray, corners: np.ndarray, side: int, runs_on: np.
     return best
 
 
-# A 9x9 lattice whose inner lines carry on past two of its four sides may be nine rows
-# and columns of a 12x12 or 16x16 grid whose own outline was traced a little off (a
-# shadow across a corner): the sub-lattice then lies perfectly. It is set aside, and loses
-# only to a larger grid found among the next outlines that encloses it with cells of its
-# size; otherwise it is read as before (real 9x9 pages may print lines past the grid).
-INSIDE_LARGER = 0.45
-SAME_PITCH = 0.2  # cells of the larger grid within this share of the 9x9 lattice's
-
-
 def inside_larger(binary: np.ndarray, corners: np.ndarray) -> bool:
     """Whether a 9x9 lattice's lines carry on outside it as a larger grid's would: over
     its sides (INSIDE_LARGER), or on two sides of its own (SIDE_RUNS_ON, as for a block of
@@ -140,14 +111,6 @@ def inside_larger(binary: np.ndarray, corners: np.ndarray) -> bool:
         max(down_ways, across_ways) >= SIDE_RUNS_ON
     return bool(runs_on.mean() > INSIDE_LARGER or (runs_on >= SIDE_RUNS_ON).sum() >= 2
                 or each_way)
-
-
-# A side below 9 counted row by row must show boxes of its own: its box lines heavier than
-# its cell lines each way (shape.box_shape's clarity; a light 6x6 photo measured 1.0). A
-# block of a 9x9's cells with light dashed lines, lying in a deep shadow that hid its
-# lines' run past its sides, counted a perfect 6x6 (1.0 of its rules) but has the 9x9's
-# box lines where no 6x6 has them (every third line, each way): clarity 0.0.
-BOXES_SHOWN = 0.5
 
 
 def counted_finer(gray: np.ndarray, outline: np.ndarray, found,
@@ -227,31 +190,11 @@ def ruled_finer(light, corners: np.ndarray, side: int) -> bool:
         float(np.abs(light[0] - corners).max()) < 0.5 * cell
 
 
-# A grid's lines all lie on ink, however light they are: the thin lines of an 8x8 in a
-# shadowed photo lay at 0.56 and up on the binarized and faint ink. A lattice with a line
-# on less than OFF_LINE runs that line over blank paper at the wrong pitch: a page's
-# outline traced as 9x9 over a light 8x8 grid had two such lines (0.10, 0.36) and still
-# lay at 0.64 overall on the grid's rules and the page's text, too close to the 8x8's
-# 0.81 for CLEARLY_BETTER_FIT.
-OFF_LINE = 0.3
-ON_LINE = 0.5
-
-
 def pitch_misses(ink: np.ndarray, nine: np.ndarray, light: np.ndarray) -> bool:
     """Whether the 9x9 lattice `nine` has a line over blank paper while every line of the
     smaller light lattice lies on ink (binarized or faint, widened as widened_fit does)."""
     return bool(widened_line_fits(ink, nine).min() < OFF_LINE
                 and widened_line_fits(ink, light).min() >= ON_LINE)
-
-
-# However light a grid's lines are, each lies on more ink than any line through the middle
-# of its cells (digits only cross those here and there). A lattice traced over a page's
-# text or the wrong pitch has a weakest line close to, or below, its busiest middle line:
-# a 9x9 lattice over a light 8x8 grid and the text under it measured 0.01 and -0.21
-# (weakest line less busiest middle), the 8x8 lattice 0.25 and 0.08 while lying below
-# GOOD_FIT (0.85, 0.77) and only 0.15-0.17 better than the 9x9 one overall. Judged on the
-# same ink, the smaller light lattice wins when it stands out this much more.
-LINES_CLEARER = 0.15
 
 
 def _standing_out(ink: np.ndarray, lattice: np.ndarray) -> float:
@@ -320,14 +263,6 @@ def encloses(corners: np.ndarray, side: int, inner: np.ndarray,
                for x, y in inner)
 
 
-# In the paper-coloured frame, a side traced this many pixels outside the picture lies on
-# the frame's own edge: where the picture's margin is lighter than the frame's colour (its
-# median grey, a cage fill's tint), the frame binarizes as a line along the picture's
-# border, and a 6x6 lattice on it lay at 0.92 (the grid's own outline at 0.97 was not
-# tried yet). A grid drawn to the picture's edge has its outer lines inside the picture.
-OFF_PICTURE = 1.0
-
-
 def off_picture(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
     height, width = shape[:2]
     return bool((corners.min(axis=0) < -OFF_PICTURE).any()
@@ -335,20 +270,8 @@ def off_picture(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
                 or (corners[:, 1] > height - 1 + OFF_PICTURE).any())
 
 
-# An outline whose side is shorter than this many pixels a cell is no grid one can read:
-# such small quads (between a small screenshot's digits, say) can still lie on lines.
-MIN_CELL_PX = 8
-
-
 def shortest_side(quad: np.ndarray) -> float:
     return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
-
-
-# Cells of one grid seen in one picture are alike in shape. A lattice whose cells are
-# this much farther from square than those of the lattice held as best lies on part of
-# that grid: a 4x4 lattice on one box column of an 8x8 with 2x4 boxes (cells twice as
-# tall as wide) lay on its lines at 0.93, the 8x8's own at 0.86 (light thin lines).
-NOT_SQUARE = 1.4
 
 
 def _cell_sides(lattice: np.ndarray) -> tuple[float, float]:

@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 
 PATCH = 32  # pixels per cell side after straightening
-INK_LEVEL = 0.35  # share of the grid's ink contrast that counts as a stroke pixel
 
 
 def straighten(gray: np.ndarray, lattice: np.ndarray, cell: int = PATCH) -> np.ndarray:
