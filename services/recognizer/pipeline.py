@@ -13,18 +13,13 @@ import time
 import numpy as np
 
 from services.contracts import Reading
-from services.recognizer.cells.digits import (
-    CLASSIC_CONFIDENCE,
-    classic_givens,
-    digit_view,
-    read_cells,
-    stand_upright,
-)
+from services.recognizer.cells.digits import classic_givens, digit_view, read_cells, stand_upright
 from services.recognizer.cells.features import read_grid_cells
 from services.recognizer.cells.half_solved import half_solved_reading, print_only_fields
 from services.recognizer.cells.kinds import CELL as KINDS_CELL
 from services.recognizer.cells.print_look import cage_free, plainly_printed
 from services.recognizer.cells.symbols import read_symbols
+from services.recognizer.cells.tuning import CLASSIC_CONFIDENCE
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.decode import decode, decode_colour
 from services.recognizer.grid.exposure import brightened

@@ -444,11 +444,11 @@ def test_pencil_notes_are_short_strokes_and_a_shadow_edge_across_a_cell_is_no_no
     from services.recognizer.cells.kinds import (
         CELL,
         NOTES_CLASS,
-        NOTES_SPAN,
         class_of,
         stroke_spans,
         without_tall_notes,
     )
+    from services.recognizer.cells.tuning import NOTES_SPAN
     from services.recognizer.grid.straighten import straighten
 
     for seed, app in ((3, False), (53, True)):

@@ -7,28 +7,18 @@ import numpy as np
 from services.recognizer.cells.classifier import load_model, load_soft_model
 from services.recognizer.cells.features import normalised_features, read_grid_cells
 from services.recognizer.cells.orientation import turn_lattice, upright_turns
+from services.recognizer.cells.tuning import (
+    CENTRED_ACROSS,
+    CENTRED_DOWN,
+    CLASSIC_GIVENS,
+    LARGE_DIGIT,
+    SOFT_SHARE,
+    TALLEST_DIGIT,
+    UPRIGHT,
+)
 from services.recognizer.grid.focus import focus_views, in_focus
 from services.recognizer.grid.lattice import SIZE
 from services.recognizer.grid.straighten import PATCH, ink_map, straighten
-
-CLASSIC_GIVENS = 12  # this many large, confidently read digits make a 9x9 grid classic
-CLASSIC_CONFIDENCE = 0.99
-LARGE_DIGIT = 0.4  # a given's height as a share of the cell; cage sums are smaller
-# Taller than this is not a digit but ink joined along the cell, such as a dotted cage
-# outline with its sum, which the digit model can take for a 1.
-TALLEST_DIGIT = 0.8
-# A given's box centre lies this close to the cell's centre, across and down (many fonts
-# sit high or low in their cells; a cage sum sits in the top-left corner).
-CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
-UPRIGHT = 1.15
-# The soft-photo digit model's share of a soft grid's reading, the main model's the rest.
-# The two models err on different cells, and either alone is surer when wrong. Chosen on
-# synthetic soft photos only (bench/soft_share.py, 1 267 soft grids of seeds 61 000 000+
-# and 62 000 000+: a Gaussian, a lens's disk and a tilted page's defocus, 6-12 % of a
-# cell), as the share with the fewest cells misread at p > 0.9, the misreads the repair
-# does not question: 0 / 0.5 / 0.6 / 1 give 2 063 / 744 / 728 / 1 455 (cells misread
-# 8 208 / 6 568 / 6 351 / 6 372); 0.6 also lies lower in likelihood loss than 0.5.
-SOFT_SHARE = 0.6
 
 
 def digit_view(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:

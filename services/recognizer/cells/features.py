@@ -13,13 +13,20 @@ from functools import cache
 import cv2
 import numpy as np
 
+from services.recognizer.cells.tuning import (
+    BORDER,
+    EDGE_ROWS,
+    FAINT_LEVEL,
+    LINE_RUN,
+    MIN_BLOB,
+    SHAPE_SCALE,
+    WIDE_LINE,
+)
 from services.recognizer.grid.straighten import PATCH, ink_map
 from services.recognizer.grid.tuning import INK_LEVEL
 
 DIGIT = 28  # side of the normalised digit image
 DIGIT_BOX = 20  # the blob's longer side is scaled to this
-BORDER = 0.16  # blobs centred this close to the cell edge are line remnants
-MIN_BLOB = 0.008  # blobs under this share of the cell are specks
 
 
 @cache
@@ -53,11 +60,6 @@ def _clear_border_lines(strokes: np.ndarray, by_runs: bool = False) -> np.ndarra
     return out
 
 
-LINE_RUN = 0.7  # a grid line's remnant runs unbroken across this share of the cell
-EDGE_ROWS = 0.05  # outermost share of the cell where only a grid line's ink lies
-WIDE_LINE = 0.12  # ... and how far a line's rows may go on past it
-
-
 def _clear_edge_lines(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     """Zero the outermost rows and columns that hold a line's run of ink counted down to
     the faint level. A lattice half a pixel off leaves a line's edge there partly below
@@ -88,9 +90,6 @@ def longest_runs(lines: np.ndarray) -> np.ndarray:
     out = np.zeros(len(lines), int)
     np.maximum.at(out, rows, ends - starts)
     return out
-
-
-FAINT_LEVEL = 0.5 * INK_LEVEL  # fainter ink counts where it touches a stroke
 
 
 def _with_faint_joins(ink: np.ndarray, strokes: np.ndarray) -> np.ndarray:
@@ -188,9 +187,6 @@ def normalise_cell(ink: np.ndarray, centred_bars: bool = False, mask: np.ndarray
     # No position: digits sit off centre in many fonts, and that must not make them blank.
     shape = np.array([h / p, w / p, mass / (p * p), raw_mass], np.float32)
     return digit, shape, box
-
-
-SHAPE_SCALE = 4.0  # shape measures are scaled up to weigh like the other features
 
 
 def features(digit: np.ndarray, shape: np.ndarray) -> np.ndarray:

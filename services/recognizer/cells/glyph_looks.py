@@ -13,13 +13,18 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-LOOK = 24  # side of the image a cell's glyphs are compared at
-GLYPHS_BOX = 20  # the glyphs' longer side is scaled to this
-SPLIT_GAP = 0.1  # looks part when each cell's nearest twin is this much nearer than the other look
-MIN_LOOK = 2  # cells of each look (one odd cell may be just a smudged print)
-MIN_CLASS = 4  # cells read as one symbol before it is looked at
-WAVERS = 0.99  # only looks the model reads less surely than this (geometric mean) are moved
-RELABEL = 0.85  # share of the read symbol's probability moved to the absent one
+from services.recognizer.cells.tuning import (
+    DISPROVED,
+    GLYPHS_BOX,
+    LONE_GAP,
+    LOOK,
+    MIN_CLASS,
+    MIN_LOOK,
+    RELABEL,
+    SPLIT_GAP,
+    TWIN_SLACK,
+    WAVERS,
+)
 
 
 def look_of(cell_ink: np.ndarray, masks: list[np.ndarray]) -> np.ndarray | None:
@@ -125,18 +130,6 @@ def _move(probs: np.ndarray, cells: list, value: int, other: int) -> None:
         probs[cell][other] += moved
 
 
-# A lone misread is a twin of the other symbol's cells: as alike to one of them as the
-# least alike of them is to its own nearest twin, less TWIN_SLACK. A Pagella J set low
-# showed its top serif, which the line took from its other Js (0.62 like them); it was
-# 0.94 like an I, no twin of the Is (0.99 among them), and was moved there. A GentiumAlt
-# J whose hook lay in the line was a twin of the Js (0.996) and 0.09 less like any I:
-# LONE_GAP, not SPLIT_GAP, apart from its own symbol's cells. Such a twin is moved however
-# surely the model read it: a Lato Bold or Black 12 read 9 at 0.994-0.998 was a twin of
-# the picture's 12s (0.96-0.99) and no more than 0.42 like any 9.
-TWIN_SLACK = 0.02
-LONE_GAP = 0.05
-
-
 def _lookalikes(read: dict, looks: dict) -> dict:
     """{cell: symbol} for cells that look like a twin of another symbol's cells (as alike
     as the picture's cells of one symbol typically are, less SPLIT_GAP, and as those
@@ -204,9 +197,6 @@ def _look_alike(odd: list, rest: list, value: int, read: dict, looks: dict) -> i
         if (like_theirs >= like_rest + SPLIT_GAP).all() and likeness >= best_likeness:
             best, best_likeness = symbol, likeness
     return best
-
-
-DISPROVED = 0.9  # share of a runner-up's probability given back to the reading it lost to
 
 
 def runner_ups_unlike_their_cells(probs: np.ndarray, looks: dict[tuple[int, int], np.ndarray],

@@ -14,8 +14,6 @@ from services.recognizer.cells.ink import second_ink
 from services.recognizer.cells.kinds import (
     CELL,
     KINDS,
-    NOTES_MARK_SPAN,
-    NOTES_SPAN,
     SIZE,
     CellKinds,
     classic_blank,
@@ -30,6 +28,17 @@ from services.recognizer.cells.kinds import (
     without_tall_notes,
 )
 from services.recognizer.cells.marks import Marks, mark_seen, marks, with_mark_evidence
+from services.recognizer.cells.tuning import (
+    MARKS_PRINTED,
+    MIN_ENTRIES,
+    MIN_MARKS,
+    MIN_NOTES,
+    MIN_PRINTED,
+    NOISE_MARKS,
+    NOTES_MARK_SPAN,
+    NOTES_SPAN,
+    SURE_KIND,
+)
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.stages import enter
 
@@ -123,34 +132,6 @@ def kind_fields(kinds: CellKinds) -> dict:
     """The Reading's fields for cell kinds (rounded: they travel as JSON)."""
     return {"cell_kinds": np.round(kinds.kinds, 5).tolist(),
             "entries": np.round(kinds.entries, 5).tolist()}
-
-
-# A page counts as written on when cells hold a person's marks (persons_marks) that the
-# cell model reads as sure entries (MIN_ENTRIES: print in a face the model has not seen
-# gives a few confident "entries", up to 9 on a real print-only photo in the shared dev
-# set) or as sure pencil notes (MIN_NOTES), or when MIN_MARKS cells the classic digit
-# model sees blank hold such a mark (light pencil the cell model reads as blank) on a page
-# whose print is read well (MARKS_PRINTED sure printed cells: stripes or fading that hide
-# much of the print leave marks the classic model cannot explain); and the page shows the
-# printed givens a written page still has (MIN_PRINTED).
-SURE_KIND = 0.9
-MIN_ENTRIES = 10
-MIN_NOTES = 1
-MIN_PRINTED = 10
-# Fitted by bench/written_on.py on synthetic print-only photos (ten failure classes),
-# synthetic written pages (seven kinds, drawn and photographed, and light pencil
-# photographed with creases or stripes) and the half_solved_photos train/ photos, never
-# val/: the fewest cells lost on the print-only pages first (a page nobody wrote on must
-# not pay for the decision), then on the written ones, ties to the setting that takes
-# the fewest pages for written. A person's mark stands NOISE_MARKS times the page's pixel
-# noise above what mark_seen asks (heavy noise and dark photos give blank cells marks as
-# dark as light pencil, 0.4 of the print; their noise sigma is 0.02-0.06 of it, a clean
-# photo's about 0.01). Before the page's lines were taken out of the marks (page_lines),
-# creases and stripes made the print-first fit ask for 20 sigmas, which hid light pencil
-# (a third of the print's darkness) on every photographed page.
-NOISE_MARKS = 4.0
-MIN_MARKS = 5
-MARKS_PRINTED = 23
 
 
 def persons_marks(seen: Marks, noise_marks: float | None = None) -> np.ndarray:

@@ -7,16 +7,7 @@ import numpy as np
 
 from services.recognizer.cells.kinds import CELL, SIZE
 from services.recognizer.cells.marks import MARK_MARGIN
-
-# The person's digits stand apart from the print when their ink's darkest strokes differ
-# from the printed digits' (as shares of the paper's level, per channel) by INK_APART, and
-# by INK_SPREAD times the printed digits' own spread (a thin face's strokes never reach
-# full darkness, so its digits vary among themselves). On synthetic pages a pen's ink is
-# 0.15 or more apart from black print, an app's entry colour 0.5; a printed digit the cell
-# model reads as an entry, in the same ink, 0.09 or less.
-INK_APART = 0.12
-INK_SPREAD = 4.0
-INK_CORE = 30  # percentile of a mark's pixels: its strokes' core, clear of anti-aliasing
+from services.recognizer.cells.tuning import INK_APART, INK_CORE, INK_SPREAD
 
 
 def ink_tones(straight: np.ndarray) -> np.ndarray:

@@ -25,6 +25,13 @@ import numpy as np
 
 from services.recognizer.cells.classifier import tempered_softmax
 from services.recognizer.cells.features import features, normalise_cell
+from services.recognizer.cells.tuning import (
+    ALL_DIFFERENT,
+    CLASSIC_IN_ENTRIES,
+    MAX_GAIN,
+    PEAK_FLOOR,
+    SWEEPS,
+)
 from services.recognizer.grid.straighten import ink_map, straighten
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "cell_kinds.joblib"
@@ -78,16 +85,6 @@ def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
         ink_lab[0] / 50, ink_lab[1] / 20, ink_lab[2] / 20,
         float(big.sum()) / 4, tallest, ys.min() / inner.shape[0], n_ink / inner.size * 4,
     ], np.float32)
-
-
-# The ink scale of a page is set by its darkest marks (grid lines, printed type), so a
-# light pencil digit peaks at a third of it and falls under the stroke level of grid/straighten.py:
-# read as blank or as a broken shape. The handwriting reader (HandDigitModel) reads each
-# cell's ink stretched to its own peak, up to MAX_GAIN times; a blank cell's faint
-# show-through (peak under PEAK_FLOOR) is stretched no further than to half the stroke
-# level's reach.
-PEAK_FLOOR = 0.45
-MAX_GAIN = 1 / PEAK_FLOOR
 
 
 def own_contrast(cell_ink: np.ndarray) -> float:
@@ -274,11 +271,6 @@ def _peers() -> np.ndarray:
 
 
 PEERS = _peers()
-# How strongly a digit in a peer cell speaks against the same digit here. Below 1: a
-# person does write a digit twice in a row now and then (a wrong entry), and that must
-# stay readable when the ink says so clearly.
-ALL_DIFFERENT = 0.9
-SWEEPS = 3
 
 
 def with_peers(probs: np.ndarray, strength: float = ALL_DIFFERENT,
@@ -342,14 +334,6 @@ def with_printed_digits(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
     return _with_mean_digits(probs, PRINTED_CLASSES, classic)
 
 
-# The share of the classic digit model in a person's digit: it reads print and gets 84 %
-# of handwritten digits right, so it rarely decides one; but where it reads another digit
-# clearly, that digit keeps a probability the repair and "where did I go wrong?" can
-# see, instead of two handwriting readers' confident misread (a shadowed 7 read as a 2
-# at p 0.99 while the classic model read 7 at 0.98).
-CLASSIC_IN_ENTRIES = 0.05
-
-
 def with_classic_doubt(probs: np.ndarray, classic: np.ndarray,
                        share: float = CLASSIC_IN_ENTRIES) -> np.ndarray:
     """Class probabilities whose entry digits are a mixture: (1 - share) of their own and
@@ -381,14 +365,6 @@ def stroke_spans(straight: np.ndarray) -> np.ndarray:
         if big.any():
             spans[k] = stats[1:, cv2.CC_STAT_HEIGHT][big].max() / inner.shape[0]
     return spans
-
-
-# Pencil candidates are small digits: on the train photos' 376 note cells the tallest
-# stroke spans at most 0.69 of the inset (val: 0.72). A taller one is a full-size digit or
-# a shadow's edge across the cell. Measured at the cell's own contrast (marks().span), the
-# train photos' note cells span at most 0.71 and their digits at least 0.79.
-NOTES_SPAN = 0.85
-NOTES_MARK_SPAN = 0.75
 
 
 def without_tall_notes(probs: np.ndarray, tall: np.ndarray, classic: np.ndarray | None,

@@ -9,13 +9,22 @@ import cv2
 import numpy as np
 
 from services.recognizer.cells.kinds import CELL, SIZE
-
-# Paper that follows shadow edges: a grey-level closing (a max filter, then a min filter
-# as wide) wipes out strokes narrower than the kernel but keeps a shadow's edge where it
-# is, where the blurred max filter of cells.ink_map smears it into a false stroke beside
-# the edge. Pencil and print strokes at CELL pixels are under a third of this wide.
-PAPER_KERNEL = 17
-MARK_MARGIN = 0.15  # of the cell's side: the inset kept clear of grid lines
+from services.recognizer.cells.tuning import (
+    AXIS_LINE_CELLS,
+    AXIS_TILT,
+    LINE_CELLS,
+    LINE_COVER,
+    LINE_LEVEL,
+    LINE_NOISE,
+    LINE_WIDTH,
+    MARK_HEIGHT,
+    MARK_MARGIN,
+    NO_MARK,
+    PAPER_KERNEL,
+    SMALL_MARK_SEEN,
+    SPAN_LEVEL,
+    TALL_MARK_SEEN,
+)
 
 
 @dataclass
@@ -29,11 +38,6 @@ class Marks:
     # The noise also between pixels two apart: a photo's cells smaller than CELL are
     # enlarged, which smooths their grain at one pixel (20-pixel cells: half the sigma).
     grain: float = 0.0
-
-
-# A mark's pixels are those darker than this share of the way from the inset's median to
-# its peak: low, as a light pencil stroke fades along its length.
-SPAN_LEVEL = 0.25
 
 
 def marks(straight: np.ndarray) -> Marks:
@@ -65,28 +69,6 @@ def _insets(grid: np.ndarray) -> np.ndarray:
     m = int(MARK_MARGIN * CELL)
     return grid.reshape(SIZE, CELL, SIZE, CELL).transpose(0, 2, 1, 3)[
         :, :, m:CELL - m, m:CELL - m].reshape(SIZE * SIZE, CELL - 2 * m, CELL - 2 * m)
-
-
-# Page lines. A crease, the edge of a shadow or stripe, or a grid line the outline missed
-# runs straight through several cells and on across the grid lines between them; a
-# person's writing stays inside its cell (two digits written one above the other line
-# up, but the paper between them is clear). A line's pixels are LINE_LEVEL of the page's
-# darkest ink or darker (or LINE_NOISE sigmas of its pixel noise); it counts when it
-# crosses at least LINE_CELLS insets from side to side, dark along LINE_COVER of its
-# course in each and between them, and its pixels (up to LINE_WIDTH from its axis) are
-# then no marks.
-LINE_LEVEL = 0.12
-LINE_NOISE = 4.0
-LINE_CELLS = 2
-LINE_COVER = 0.8
-LINE_WIDTH = 4
-# The stems of two printed digits one above the other (or strokes side by side) line up
-# along the grid's axes across the grid line between them, dark all the way where the
-# digits are tall: a line within AXIS_TILT degrees of a row or column counts only when it
-# crosses AXIS_LINE_CELLS insets. A page line along the axes (a grid line the outline
-# missed, a crease or shadow edge parallel to the rules) runs on through the whole grid.
-AXIS_TILT = 3.0
-AXIS_LINE_CELLS = 3
 
 
 def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
@@ -157,19 +139,6 @@ def _tallest_blob(strokes: np.ndarray) -> float:
     big = stats[1:, cv2.CC_STAT_AREA] >= 6
     return float(stats[1:, cv2.CC_STAT_HEIGHT][big].max()) / strokes.shape[0] if big.any() \
         else 0.0
-
-
-# Read off the train photos (never val): their blank cells' marks reach a contrast of
-# 0.18 when at least MARK_HEIGHT tall and 0.22 when shorter (erased notes, show-through,
-# specks); every written digit has 0.242 or more and every note cell 0.285. Between
-# the two ends of TALL_MARK_SEEN (a digit's height) or SMALL_MARK_SEEN (log scale) a
-# mark goes from no evidence to a sure one. No mark at all: under NO_MARK[0] (the 95th
-# percentile of train's blank cells) a cell is surely blank, over NO_MARK[1] (half the
-# faintest written digit) no evidence.
-TALL_MARK_SEEN = (0.18, 0.24)
-SMALL_MARK_SEEN = (0.22, 0.28)
-MARK_HEIGHT = 0.4
-NO_MARK = (0.08, 0.12)
 
 
 def _log_ramp(x: np.ndarray, low: float, high: float) -> np.ndarray:

@@ -17,10 +17,10 @@ import joblib
 import numpy as np
 
 from services.recognizer.cells.classifier import DigitModel
+from services.recognizer.cells.tuning import MIN_INKED
+from services.recognizer.cells.tuning import TURN_MARGIN as MARGIN
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "orientation.joblib"
-MIN_INKED = 8  # fewer large digits than this (a classic grid has 17 or more) do not vote
-MARGIN = 3.0  # total log-likelihood (nats) a turn must gain over the picture as shown
 
 
 @cache

@@ -17,19 +17,19 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from services.recognizer.cells.tuning import (
+    DEEP_INK,
+    FLAT_PAPER,
+    GREY,
+    MARK,
+    ONE_COLOUR,
+    OPEN_SHARE,
+    SOLID_LINE,
+)
+from services.recognizer.cells.tuning import (
+    LOOK_INSET as MARGIN,
+)
 from services.recognizer.stages import enter
-
-FLAT_PAPER = 0.5  # at least this share of the grid's pixels is exactly the paper's grey
-DEEP_INK = 60  # grey levels from the paper to the darkest ink, at least
-MARK = 0.12  # a pixel this share of the way from the paper to the darkest ink is a mark
-ONE_COLOUR = 10  # the digits' darkest pixels differ by at most this, in every channel
-MARGIN = 0.15  # of a cell's side: its inset, clear of the grid lines
-# A killer's cage outline runs at least 0.06 of a cell beyond its grid line's half width
-# (killer_render.vary), dashed or solid, through nearly every cell, where the grid's
-# lines run solid along all of it: SOLID_LINE of a straightened row or column's pixels.
-SOLID_LINE = 0.9
-OPEN_SHARE = 0.25  # of the cells, at least, read blank: enough to show the cages
-GREY = 16  # channels of a grey pixel differ by at most this: no cage colour, no fill
 
 
 def _flat_paper(gray: np.ndarray) -> tuple[int, int] | None:

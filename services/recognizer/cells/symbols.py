@@ -39,6 +39,22 @@ from services.recognizer.cells.glyph_looks import (
     look_of,
     runner_ups_unlike_their_cells,
 )
+from services.recognizer.cells.tuning import (
+    ALONG,
+    CLOSE_END,
+    FLOOR,
+    GLYPH_CELL,
+    LINE_INK,
+    NEAR_EDGE,
+    OTHER_CUT,
+    SERIF_DEPTH,
+    SHORT_PIECE,
+    SMALL_END,
+    SURE_AS_CUT,
+    THICKER,
+    TOUCHING_TEMPER,
+    WIDE_GLYPH,
+)
 from services.recognizer.grid.straighten import ink_map, straighten
 
 SYMBOL_MODEL_PATH = Path(__file__).parents[1] / "models" / "symbols.joblib"
@@ -49,7 +65,6 @@ SYMBOL_CLASSES = ("digit", "0", *LETTERS, "speck")
 SPECK = len(SYMBOL_CLASSES) - 1
 LETTER_O, LETTER_I = LETTERS.index("O"), LETTERS.index("I")
 CONVENTIONS = ("digits", "hex", "letters")
-FLOOR = 1e-4  # values no reading supports keep this much, so the repair may still pick them
 
 
 @cache
@@ -89,9 +104,6 @@ def glyph_masks(ink: np.ndarray) -> list[np.ndarray]:
     return [_columns(mask, start, end) for start, end in pieces]
 
 
-SHORT_PIECE = 0.6
-
-
 def _gap_pieces(mask: np.ndarray) -> list[tuple[int, int]]:
     """(first, last) columns of each run of inked columns, left to right."""
     columns = np.flatnonzero(mask.any(axis=0))
@@ -123,9 +135,6 @@ def _columns(mask: np.ndarray, start: int, end: int) -> np.ndarray:
     part = np.zeros_like(mask)
     part[:, start:end + 1] = mask[:, start:end + 1]
     return part
-
-
-WIDE_GLYPH = 0.75  # a glyph this wide for its height may be two touching digits ("11")
 
 
 def split_glyph(part: np.ndarray) -> list[np.ndarray] | None:
@@ -189,13 +198,6 @@ def glyph_hypotheses(ink: np.ndarray, parts: list[np.ndarray] | None = None,
     if halves is not None:
         out.append(Cut(_features_of(ink, halves, as_cut), OTHER_CUT))
     return out
-
-
-SERIF_DEPTH = 0.08  # ink hanging this far (share of the cell) from a line is a glyph's
-NEAR_EDGE = 0.125  # a glyph meeting a line reaches this near the cell's edge
-SMALL_END = 0.2  # a stroke's end this small (share of MIN_BLOB) hanging from a line ...
-CLOSE_END = 0.25  # ... only this close (share of the cell) to where the glyph meets it
-ALONG = 0.8  # share of the cell's edge row between two meetings that a stroke's edge inks
 
 
 def strokes_along_lines(ink: np.ndarray, parts: list[np.ndarray]
@@ -360,9 +362,6 @@ def _cell_values(convention: str, n: int, ways: list) -> tuple[np.ndarray, float
     return values[best], specks
 
 
-SURE_AS_CUT = 0.99  # a glyph read this surely as cut keeps that reading
-
-
 def _either_reading(convention: str, n: int, readings: list, took_ink: bool = False
                     ) -> tuple[np.ndarray, float, bool]:
     """(_cell_values of a cell read as cut and, when a grid line may hold a stroke of its
@@ -383,23 +382,6 @@ def _either_reading(convention: str, n: int, readings: list, took_ink: bool = Fa
     mixed = (values / max(values.sum(), 1e-12) + given_back / max(given_back.sum(), 1e-12)) / 2
     read = int(np.argmax(mixed))
     return mixed * values.sum(), specks, read == back and (took_ink or read != cut)
-
-
-# The cuts the gaps make count in full; another cut (two pieces read as one glyph, a
-# wide glyph as two) wins only when it explains the ink this much better: the symbol
-# model never saw two digits as one glyph, and may call a "10" joined a digit.
-OTHER_CUT = 0.5
-
-
-GLYPH_CELL = 48  # pixels per cell where glyphs are cut (the 9x9 reader's PATCH is 32)
-# A glyph whose strokes run on into a grid line may have lost a stroke along the line,
-# cleared with it (a bold P set high in its cell, its bowl's top on the line, read as F at
-# 0.98): its reading is flattened, so that a runner-up the glyph model still gave a few
-# per cent becomes a doubt a person checks (0.98 / 0.02 -> about 0.76 / 0.24), while a
-# reading of 0.999 stays sure.
-TOUCHING_TEMPER = 0.3
-LINE_INK = 0.5  # ink this dark is part of a line's run from the cell's edge
-THICKER = 3  # a run this many pixels longer than the line's usual width joins a glyph
 
 
 def joins_a_line(cell_ink: np.ndarray) -> bool:

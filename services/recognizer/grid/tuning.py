@@ -1,4 +1,4 @@
-"""The grid stage's tuned constants, one section per module that reads them.
+"""The grid stage's tuned constants, in sections named after the module each belongs to.
 
 Each section names the bench that measures its constants (figures and options in
 docs/benchmarks.md); a constant whose note gives no fit was set by hand. Check a change
