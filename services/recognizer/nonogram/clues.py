@@ -26,40 +26,46 @@ from services.contracts import ClueReading, SumCandidate
 from services.recognizer.cells.classifier import DigitModel, load_model
 from services.recognizer.cells.glyphs import Glyph, glyph_features, split_glyph
 from services.recognizer.errors import RecognitionError
+from services.recognizer.nonogram.tuning import (
+    CHAIN_GAP,
+    CLUE_CELL,
+    CLUE_RATE,
+    CROSS_SHARE,
+    DARKER_THAN_PAPER,
+    DIGIT_GAP,
+    DIGIT_HEIGHT,
+    FAINT_LINE,
+    FILLED_SHARE,
+    FIRST_GAP,
+    GRID_EDGE,
+    LINE_SHARE,
+    LONE_ONE,
+    LONE_PRIOR,
+    LOW_TWO_PRIOR,
+    MAX_CANDIDATES,
+    MAX_CLUE_CELLS,
+    MAYBE_ONE,
+    MAYBE_TWO,
+    MAYBE_TWO_ANY,
+    MIN_WEB_CELLS,
+    MOST_PAIR,
+    OFF_LATTICE,
+    ONES_NEEDED,
+    ONES_PRIOR,
+    SOME_CLUES,
+    STEPS_SHARE,
+    SURE_ONE,
+    TWO_ONES,
+    TWO_PRIOR,
+    WIDE_GLYPH,
+    WIDE_PRIOR,
+    WIDEST_NUMBER,
+)
 from services.recognizer.stages import enter
 
 CLUE_MODEL_PATH = Path(__file__).parents[1] / "models" / "clues.joblib"
 
-CLUE_CELL = 40  # pixels per grid cell in the straightened view
 MIN_SIDE, MAX_SIDE = 5, 60  # cells a side a nonogram grid may have
-# Cells the web of lines must enclose: in a photo the thin lines may vanish, leaving the
-# blocks of 5x5 cells the thick lines bound (four in a 10x10 grid).
-MIN_WEB_CELLS = 4
-MAX_CLUE_CELLS = 24  # how far (in cells) clues may reach out from the grid
-LINE_SHARE = 0.6  # a straightened column (row) this much ink along the grid is a grid line
-OFF_LATTICE = 0.3  # ink further than this (share of a cell) from a whole step is no line
-STEPS_SHARE = 0.7  # a cell's size is one that this share of the gaps are whole steps of
-DIGIT_HEIGHT = (0.25, 0.9)  # a clue digit's height as a share of the cell
-DIGIT_GAP = 0.5  # blobs closer than this (share of the text height) in a row: one number
-CHAIN_GAP = (1.8, 0.6)  # clue numbers follow each other within this many cells: rows, columns
-# Ink this close to the grid (share of a cell) is its outline, bent or blurred in a photo;
-# clues keep further off.
-GRID_EDGE = 0.18
-FIRST_GAP = 1.2  # the first number lies within this many cells of the grid
-WIDEST_NUMBER = 2.0  # two touching digits of a broad face, blurred: a line's piece is wider
-WIDE_GLYPH = 0.95
-MAYBE_TWO = 1.2  # a lone glyph this much wider than the face's digits may be two digits
-TWO_PRIOR = 0.4  # the prior that it is
-# Any glyph this much wider than tall may also be two digits ('11' in a tight face, about
-# as wide as one '0'), with a lower prior: the classifier's certainty decides.
-MAYBE_TWO_ANY, LOW_TWO_PRIOR = 0.6, 0.45  # a blob this much wider than tall is two touching digits
-MAX_CANDIDATES = 6
-DARKER_THAN_PAPER = 40  # grey levels: a light grid line, not the shading of a clue area
-FAINT_LINE = 6  # grey levels below the local mean that count as a line inside the grid
-FILLED_SHARE = 0.55  # a cell this dark inside is filled
-CROSS_SHARE = 0.04  # a cell with this much ink inside (but not filled) is crossed
-CLUE_RATE = 0.7  # a nonogram shows clues on at least this share of its rows and columns
-SOME_CLUES = 0.3  # a grid with clues beside this share of its lines may be a nonogram
 
 
 PAIR = 10  # the clue model's class after the digits: two touching digits seen as one glyph
@@ -297,19 +303,6 @@ def one_ratio(numbers: list[list[Glyph]], text_height: float,
     ratios = [g.w / g.h for g, p in zip(glyphs, probs, strict=True)
               if p.argmax() == 1 and p[1] >= SURE_ONE]
     return float(np.median(ratios)) if len(ratios) >= ONES_NEEDED else None
-
-
-ONES_NEEDED, SURE_ONE = 3, 0.6
-MAYBE_ONE = 0.3  # a glyph read as 1 with at least this probability is weighed as a 1
-# A lone glyph read as '1' this many times wider than the face's own 1s is two touching
-# 1s ('11'), one no wider than LONE_ONE times them is a '1': the face says which, not
-# the classifier, which reads both as '1'.
-TWO_ONES, LONE_ONE = 1.6, 1.25
-ONES_PRIOR, LONE_PRIOR = 0.9, 0.05  # the prior of the two-digit reading then
-# A lone glyph wider than WIDE_GLYPH is most likely two digits, but may be one broad digit
-# of a slab face (a '4' as wide as high): the classifier's certainty decides.
-WIDE_PRIOR = 0.7
-MOST_PAIR = 0.95  # the classifier's word that a glyph is two digits is taken up to this
 
 
 def with_odds(prior: float, odds: float) -> float:

@@ -10,15 +10,11 @@ from services.contracts import Reading
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.decode import decode, decode_region
 from services.recognizer.nonogram.clues import SOME_CLUES, NoGrid, NotANonogram, read_nonogram
+from services.recognizer.nonogram.tuning import FINE_SIDE, SHRUNK, SMALL_CELL
 
 
 def _points(array: np.ndarray) -> list:
     return [(round(float(x), 2), round(float(y), 2)) for x, y in array]
-
-
-SHRUNK = 1.2  # an upload shrunk at least this much to the working size ...
-SMALL_CELL = 24  # ... whose cells are smaller than this there is read again finer
-FINE_SIDE = 2048  # pixels along the longer side of that finer reading
 
 
 def _cell_side(read) -> float:
