@@ -1,7 +1,7 @@
 """Stage 3 for killer sudoku: the lattice among cage outlines, cage walls, cage sums, the
 person's marks, and whether the picture is a killer at all (kind.py).
 
-The cage sum reader's constants are in sum_tuning.py; the others sit at the top of each
-module. All were fitted with `.venv/bin/python bench/recognition_killer.py` (see
+The cage sum reader's constants are in sum_tuning.py, the other stages' in tuning.py. All
+were fitted with `.venv/bin/python bench/recognition_killer.py` (see
 docs/benchmarks.md).
 """

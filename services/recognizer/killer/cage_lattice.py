@@ -11,12 +11,7 @@ import cv2
 import numpy as np
 
 from services.recognizer.grid.lattice import straightening
-
-TRACE_CELL = 32  # pixels per cell while tracing grid lines
-# A line at least this share of a cell further out than the strongest one near the
-# grid's frame, at least OUTER_SHARE as strong, and within OUTER_NEAR of a cell of where
-# the corners put it, is the frame (_outermost).
-OUTER_SLIP, OUTER_SHARE, OUTER_NEAR = 0.05, 0.3, 0.15
+from services.recognizer.killer.tuning import OUTER_NEAR, OUTER_SHARE, OUTER_SLIP, TRACE_CELL
 
 
 def thin_ink(gray: np.ndarray, cell_px: float) -> np.ndarray:

@@ -24,11 +24,40 @@ from threadpoolctl import ThreadpoolController
 
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.cage_lattice import thin_ink
-
-CELL = 48  # pixels per cell side in the straightened grid
-BINS = 12  # profile samples across an edge, each side
-REACH = 0.36  # profile spans this share of a cell on each side of the grid line
-SPAN = (0.28, 0.72)  # the part along an edge that is measured (corners hold turns and sums)
+from services.recognizer.killer.tuning import (
+    CROSSING,
+    DASH_GAP,
+    DIGIT_CENTRED_ACROSS,
+    DIGIT_CENTRED_DOWN,
+    DIGIT_INK,
+    DIGIT_TALL,
+    DIGIT_WIDE,
+    GRID_BAND,
+    LINE_OWN,
+    LINE_RUN,
+    NOTE_INK,
+    NOTE_LINE_OUT,
+    NOTE_LINE_RUN,
+    NOTE_MIDDLE,
+    NOTE_PIECE,
+    NOTE_ROW_ALIKE,
+    NOTE_ROW_END,
+    NOTE_ROW_GAP,
+    NOTE_ROW_HEIGHTS,
+    NOTE_ROW_MIDDLE,
+    NOTE_ROW_SPREAD,
+    NOTE_TALL,
+    NOTE_WIDE,
+    OUTLINE_BAND,
+    OUTLINE_RUN,
+    PENCIL_SHARE,
+    PHASES,
+    REACH,
+    SPAN,
+)
+from services.recognizer.killer.tuning import (
+    WALL_CELL as CELL,
+)
 
 
 def straighten_at(gray: np.ndarray, lattice: np.ndarray, cell: int = CELL) -> np.ndarray:
@@ -50,32 +79,6 @@ def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     if shrink >= 2:
         gray = cv2.erode(gray, np.ones((shrink, shrink), np.uint8))
     return thin_ink(straighten_at(gray, lattice, CELL), CELL)
-
-
-# A large digit (a given, the person's entry, handwriting) is a blob at least this share of
-# a cell tall, at most this wide, inside one cell, its box centred within these shares.
-DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
-DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
-LINE_RUN = 0.15
-CROSSING = 0.3
-LINE_OWN = 0.05
-NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
-NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
-GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
-DIGIT_INK = 0.35
-NOTE_INK = 0.15  # pencil notes' strokes, as light as they come
-OUTLINE_RUN = 0.5  # ink along a row or column of this share of a cell is a line
-DASH_GAP = 0.1  # ... its dashes or dots this share of a cell apart at most
-OUTLINE_BAND = 0.3  # ... within this share of a cell of the cell's side
-PENCIL_SHARE = 0.55
-NOTE_LINE_OUT, NOTE_LINE_RUN = 0.08, 0.2
-# A row of notes: blobs with middles this close in height, reaching this far right,
-# the row's middle this far right at least (a sum's two digits: up to about 0.35).
-NOTE_ROW_SPREAD, NOTE_ROW_END, NOTE_ROW_MIDDLE = 0.12, 0.58, 0.44
-NOTE_ROW_GAP = 0.12  # notes of a row stand at most this far apart
-NOTE_PIECE = 0.08  # a piece of a note: at least this tall and wide (dots and dashes are not)
-NOTE_ROW_HEIGHTS = 0.45  # ... and its height within this share of its neighbour's
-NOTE_ROW_ALIKE = 0.2  # notes of a row: heights this close (a share of the taller)
 
 
 def without_large_digits(ink: np.ndarray, cell_px: int) -> np.ndarray:
@@ -407,16 +410,6 @@ def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, 
     prob = np.clip(prob, 0.002, 0.998)
     k = right.shape[0] * right.shape[1]
     return prob[:k].reshape(right.shape[:2]), prob[k:].reshape(down.shape[:2])
-
-
-# Lattice shifts, in pixels of the straightened grid, at which the walls are read. A cage
-# line a pixel or so wide, shrunk onto CELL-pixel cells, keeps its darkness only where a
-# sample falls on it; half a pixel off, it lands half on each neighbour, under the stroke
-# threshold, and a hairline dotted wall reads as none. Where the lattice lies to a fraction
-# of a pixel decides which, and nothing in the picture pins that down. Cells smaller than
-# CELL are stretched: samples closer than a pixel always fall on a line there, and more
-# phases only found false walls in grain (held-out textured at 38-px cells).
-PHASES = (0.0, 0.5, -0.5)
 
 
 def phase_steady_walls(gray: np.ndarray, lattice: np.ndarray, model, n: int = 9

@@ -11,13 +11,22 @@ import cv2
 import numpy as np
 
 from services.recognizer.grid.straighten import straighten
-
-FILL_CELL = 24  # pixels per cell when sampling fills
-INSIDE = (0.15, 0.85)  # the part of a cell sampled, clear of the grid lines
-SAME_FILL, FILL_SPREAD = 6.0, 1.2  # delta E where a wall becomes likely, and how sharply
-SURE = 0.98  # colour alone never makes a wall certain
-CHROMA = 6.0  # a cell this far from grey is coloured
-COLOURFUL = 0.5  # a grid with this share of coloured cells may have cages as fills
+from services.recognizer.killer.tuning import (
+    CHROMA,
+    COLOURFUL,
+    FILL_CELL,
+    FILL_SPREAD,
+    GREY_LINE,
+    LINE_BAND,
+    LINE_CELL,
+    LINE_CHROMA,
+    LINE_SHARE,
+    SAME_FILL,
+    SURE,
+)
+from services.recognizer.killer.tuning import (
+    FILL_INSIDE as INSIDE,
+)
 
 
 def cell_fills(colour: np.ndarray, lattice: np.ndarray) -> np.ndarray:
@@ -58,13 +67,6 @@ def sum_consistency(cages: list[list[tuple[int, int]]], numbered: set) -> float:
     good = sum(1 for cage in cages
                if min(cage) in numbered and len(numbered.intersection(cage)) == 1)
     return good / max(1, len(cages))
-
-
-LINE_CELL = 32  # pixels per cell when sampling the colour of the lines between cells
-LINE_BAND = 3  # pixels each side of a grid line where a boundary drawn on it lies
-LINE_CHROMA = 25.0  # a boundary line at least this colourful (CIELAB chroma) ...
-GREY_LINE = 10.0  # ... on a grid whose own lines are at most this colourful
-LINE_SHARE = (0.2, 0.85)  # share of edges that are walls in a killer grid
 
 
 def coloured_line_walls(colour: np.ndarray, lattice: np.ndarray

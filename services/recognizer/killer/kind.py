@@ -25,19 +25,17 @@ import math
 import numpy as np
 
 from services.recognizer.errors import RecognitionError
+from services.recognizer.killer.tuning import (
+    LOOKS_LIKE,
+    NUMBERED_FROM,
+    NUMBERED_TO,
+    PLACED,
+    STEEPNESS,
+    THRESHOLD,
+    TOTAL_SLACK,
+)
 
 MIN_HEADS = 10  # fewer cages than this is not a 9x9 killer grid (see min_heads)
-TOTAL_SLACK = 0.3  # the numbers' total may miss the grid's by this share before it counts
-# for nothing
-NUMBERED_FROM, NUMBERED_TO = 0.6, 0.9  # share of numbered heads: no evidence .. full evidence
-THRESHOLD = 3.3  # of the 4 points of evidence; a killer with a few sums misread keeps above
-STEEPNESS = 8.0
-SURE_SUM = 0.9  # a sum read at least this surely counts in the total whatever it does to it
-LOOKS_LIKE = 0.9  # an explicit kind is warned about when the other is at least this likely
-# Share of the cage heads whose number is set on the sums line from which the doubtful
-# numbers may count as unknown (a killer in an unseen face: 0.86; a person's writing keeps
-# no one place)
-PLACED = 0.8
 
 
 def min_heads(n: int) -> int:

@@ -24,42 +24,45 @@ from services.recognizer.cells.classifier import load_model
 from services.recognizer.cells.features import cell_features
 from services.recognizer.grid.straighten import PATCH, straighten
 from services.recognizer.killer.cage_lattice import thin_ink
+from services.recognizer.killer.tuning import (
+    DIGIT_SURE,
+    DOT_ALIGN,
+    DOT_SIZE,
+    DOTS,
+    EDGE,
+    ENTRY_DELTA,
+    ENTRY_SPREAD,
+    FAINT_STROKE,
+    HAND_NOTE_HIGH,
+    HAND_NOTE_LOW,
+    HAND_NOTE_WIDE,
+    LAB_WEIGHTS,
+    LARGE,
+    LARGE_BESIDE_SUM,
+    NOTE_HIGH,
+    NOTE_LOW,
+    NOTE_SHARE,
+    NOTES_SURE,
+    PAGE_HAND_MIN,
+    PAGE_MEDIAN_MIN,
+    PAGE_WRITTEN,
+    PAPER_INK,
+    PINCH,
+    ROW_SPREAD,
+    STROKE,
+    SUM_CORNER,
+    SURE_HAND,
+    WIDE,
+    WIDER,
+)
+from services.recognizer.killer.tuning import (
+    MARK_CELL as CELL,
+)
+from services.recognizer.killer.tuning import (
+    NOTES_INSIDE as INSIDE,
+)
 
 SIZE = 9
-CELL = 48  # pixels per straightened cell
-STROKE = 0.35  # ink at least this dark is a stroke
-FAINT_STROKE = 0.15  # ... or, for pencil notes, this dark and NOTE_SHARE of the ink near
-NOTE_SHARE = 0.45
-LARGE = 0.33  # a digit at least this share of the cell tall is an entry or a given ...
-LARGE_BESIDE_SUM = 0.22  # ... or this, below a cage sum (apps draw it smaller there)
-WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
-PINCH = 0.6
-NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
-HAND_NOTE_LOW, HAND_NOTE_HIGH = 0.15, 0.32  # ... written by hand, in a row (_written_notes)
-HAND_NOTE_WIDE = 0.08
-ROW_SPREAD = 0.12  # the notes of a row have their middles this close in height
-WIDER = 1.2  # touching notes: a blob this many times wider than tall
-DOTS, DOT_ALIGN = 4, 0.04  # a dotted line: this many alike blobs in a line, to this share
-DOT_SIZE = 0.1
-INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cage lines run outside)
-EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
-SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
-LAB_WEIGHTS = np.array([0.3, 1.0, 1.0])
-ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: entry from here
-NOTES_SURE = 0.95
-DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
-PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
-# When this many large digits in the sums' ink are surely (SURE_HAND) written by hand,
-# or PAGE_MEDIAN_MIN or more are and most of them look written by hand, the page is one
-# a person wrote on in an ink like the print's, and each of them is the person's with at
-# least PAGE_WRITTEN (written_by_hand). The cell
-# model alone reads some of one hand's digits as print (on by-hand pages its shares
-# split, half near 0 and half near 1) and is unsure of others, which made such pages
-# `needs_review` or read the person's digits as givens.
-PAGE_HAND_MIN = 3
-PAGE_MEDIAN_MIN = 5
-SURE_HAND = 0.9
-PAGE_WRITTEN = 0.95
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:

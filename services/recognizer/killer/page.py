@@ -8,13 +8,13 @@ from services.recognizer.cells.orientation import turn_picture, turn_points
 from services.recognizer.grid.lattice import SIZE, corners_of
 from services.recognizer.grid.shape import box_fields
 from services.recognizer.killer.kind import (
-    SURE_SUM,
     cage_sum_range,
     killer_probability,
     min_heads,
     numbers_total,
 )
 from services.recognizer.killer.reading import read_killer, regions, unread
+from services.recognizer.killer.tuning import SURE_SUM
 
 
 def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarray,

@@ -36,46 +36,31 @@ from services.recognizer.killer.sum_finding import flagged_one
 from services.recognizer.killer.sum_glyphs import along_top_left, cell_ink, corner_glyphs
 from services.recognizer.killer.sum_tuning import MAX_SUM, NARROW, SUM_CELL
 from services.recognizer.killer.sums import load_killer_model, read_sums
+from services.recognizer.killer.tuning import (
+    BALANCE,
+    CAGES_SEEN,
+    CLASSIC_WALLS,
+    CLEAR_LINE,
+    DOT_GAP,
+    DOUBT,
+    FAINT_BLUR,
+    FAINT_CELL,
+    FULL_COLUMN,
+    GAP_GUESS,
+    MAYBE_HEAD,
+    STRAY_INK,
+    STRAY_PLACE,
+    STRAY_SURE,
+    STRAY_SURE_TWO,
+    STRAY_TALL,
+    STRAY_WIDE,
+    SUM_LINE,
+    SURE_WALL,
+    UNREACHABLE,
+)
 from services.recognizer.stages import enter
 
 SIZE = 9  # the usual side; read_killer reads any side whose sums fit 1..45
-CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked for
-# Among many large digits, a mean wall probability from this up, both across and down,
-# shows cages (killers: 0.4 and more each way; written classic pages up to about 0.15
-# across, though up to 0.85 down).
-CAGES_SEEN = 0.2
-MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
-DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
-SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
-# A number in a cell the walls make no cage's first, placed as the grid's sums are (its
-# top and start this many text heights from theirs, as tall within STRAY_TALL), is a sum
-# whose cage's wall was misread.
-STRAY_PLACE = 0.3
-STRAY_TALL = (0.85, 1.2)
-# ... and one of its digits at least this share of the text height wide (a lone bar is
-# the outline's side as well as a '1') and no corner of the outline (along_top_left).
-STRAY_WIDE = 0.35
-# ... or a '1' with its flag (sums.flagged_one).
-STRAY_SURE = 0.9  # a number of one digit counts when read at least this likely
-# ... of two digits in a cell holding writing, this likely: a person's wide digit whose
-# top-left reaches the corner (a handwritten '5' on paper) broke into two glyphs read as
-# an unsure number (0.63; printed stray sums beside writing read 0.83 and more).
-STRAY_SURE_TWO = 0.7
-SUM_LINE = 0.2  # a cage sum's top lies this share of the sums' height from theirs at most
-# ... where the line is clear: this share of the heads' numbers on it at least (by-hand
-# photos: all the printed sums, and a false head or two; deeply inset dotted cages join
-# the outline's dots to a quarter of their sums, whose tops move off it).
-CLEAR_LINE = 0.85
-STRAY_INK = 0.6  # its digits' darkest ink at least this share of the sums' (grain is fainter)
-DOT_GAP = 0.3  # a row whose darkest ink is under this share of the glyph's is a gap
-FULL_COLUMN = 0.9  # share of the rows a column must be dark in to run top to foot
-BALANCE = 3.0  # boost of a sum alternative that makes the total right
-UNREACHABLE = 0.05  # a cage sum impossible for its cage's size keeps this share of its prob
-GAP_GUESS = 0.01  # share of a sum's doubt given to the value that would make the total right
-FAINT_CELL = 0.55  # a cell whose darkest (smoothed) ink is lighter than this share is blank
-# ... smoothed this little (pixels at 32 a cell): a thin-stroked digit, such as a person's
-# entry in an app's regular face, keeps its darkness; single grains of paper do not.
-FAINT_BLUR = 0.6
 
 
 @dataclass
