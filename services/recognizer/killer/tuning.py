@@ -28,18 +28,20 @@ SPAN = (0.28, 0.72)  # the part along an edge that is measured (corners hold tur
 # a cell tall, at most this wide, inside one cell, its box centred within these shares.
 DIGIT_TALL, DIGIT_WIDE = 0.3, 0.62
 DIGIT_CENTRED_ACROSS, DIGIT_CENTRED_DOWN = 0.2, 0.24
-LINE_RUN = 0.15
-CROSSING = 0.3
-LINE_OWN = 0.05
-NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1
+LINE_RUN = 0.15  # a large digit's row (column) with other ink along this share: an outline
+CROSSING = 0.3  # a column (row) inked along this share of the cell crosses a row (column)
+LINE_OWN = 0.05  # ... and the row holds this share of ink besides the lines crossing it
+NOTE_TALL, NOTE_WIDE = (0.12, 0.32), 0.1  # a pencil note's height range, least width
 NOTE_MIDDLE = 0.28  # cage outlines lie at most 0.22 of a cell in from its edges
 GRID_BAND = 0.04  # a grid line's half width, as a share of the cell
-DIGIT_INK = 0.35
+DIGIT_INK = 0.35  # stroke level large digits are found at (lighter than the wall model's)
 NOTE_INK = 0.15  # pencil notes' strokes, as light as they come
 OUTLINE_RUN = 0.5  # ink along a row or column of this share of a cell is a line
 DASH_GAP = 0.1  # ... its dashes or dots this share of a cell apart at most
 OUTLINE_BAND = 0.3  # ... within this share of a cell of the cell's side
-PENCIL_SHARE = 0.55
+PENCIL_SHARE = 0.55  # a blob with fewer of its pixels strokes is pencil (print: 0.7-0.9)
+# A note's row is an outline's with this share of the cell of ink outside the note, or,
+# the note covering it, with dashes along NOTE_LINE_RUN of the cell.
 NOTE_LINE_OUT, NOTE_LINE_RUN = 0.08, 0.2
 # A row of notes: blobs with middles this close in height, reaching this far right,
 # the row's middle this far right at least (a sum's two digits: up to about 0.35).
@@ -80,20 +82,20 @@ NOTE_SHARE = 0.45
 LARGE = 0.33  # a digit at least this share of the cell tall is an entry or a given ...
 LARGE_BESIDE_SUM = 0.22  # ... or this, below a cage sum (apps draw it smaller there)
 WIDE = 0.14  # a large digit narrower than this is a '1' or two notes stacked
-PINCH = 0.6
+PINCH = 0.6  # a narrow blob this much narrower mid-way: two stacked notes
 NOTE_LOW, NOTE_HIGH = 0.08, 0.21  # a pencil note's height as a share of the cell
 HAND_NOTE_LOW, HAND_NOTE_HIGH = 0.15, 0.32  # ... written by hand, in a row (_written_notes)
-HAND_NOTE_WIDE = 0.08
+HAND_NOTE_WIDE = 0.08  # ... one at least this wide (cage dashes side by side are thin)
 ROW_SPREAD = 0.12  # the notes of a row have their middles this close in height
 WIDER = 1.2  # touching notes: a blob this many times wider than tall
 DOTS, DOT_ALIGN = 4, 0.04  # a dotted line: this many alike blobs in a line, to this share
-DOT_SIZE = 0.1
+DOT_SIZE = 0.1  # ... each dot at most this share of the cell
 NOTES_INSIDE = 0.24  # notes are looked for this far in from the cell's edges (cages run outside)
 EDGE = 0.1  # the sums' ink is sampled this far in from the cell's edges
 SUM_CORNER = (0.5, 0.7)  # height, width of a head cell's corner kept for the sum
-LAB_WEIGHTS = np.array([0.3, 1.0, 1.0])
+LAB_WEIGHTS = np.array([0.3, 1.0, 1.0])  # CIELAB L, a, b weights: lightness counts less
 ENTRY_DELTA, ENTRY_SPREAD = 18.0, 4.0  # CIELAB distance from the sums' ink: entry from here
-NOTES_SURE = 0.95
+NOTES_SURE = 0.95  # a cell of small note-shaped blobs holds notes
 DIGIT_SURE = 0.98  # a large digit-shaped blob is a digit
 PAPER_INK = 0.1  # a cell's paper: its pixels with less ink than this
 # When this many large digits in the sums' ink are surely (SURE_HAND) written by hand,
@@ -154,7 +156,7 @@ TOTAL_SLACK = 0.3  # the numbers' total may miss the grid's by this share before
 # for nothing
 NUMBERED_FROM, NUMBERED_TO = 0.6, 0.9  # share of numbered heads: no evidence .. full evidence
 THRESHOLD = 3.3  # of the 4 points of evidence; a killer with a few sums misread keeps above
-STEEPNESS = 8.0
+STEEPNESS = 8.0  # how sharply the evidence turns into a probability about THRESHOLD
 SURE_SUM = 0.9  # a sum read at least this surely counts in the total whatever it does to it
 LOOKS_LIKE = 0.9  # an explicit kind is warned about when the other is at least this likely
 # Share of the cage heads whose number is set on the sums line from which the doubtful
