@@ -13,6 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from services.recognizer.cells.glyphs import centred
 from services.recognizer.cells.tuning import (
     DISPROVED,
     GLYPHS_BOX,
@@ -35,14 +36,7 @@ def look_of(cell_ink: np.ndarray, masks: list[np.ndarray]) -> np.ndarray | None:
     union = np.logical_or.reduce(masks)
     ys, xs = np.nonzero(union)
     crop = np.where(union, cell_ink, 0)[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-    h, w = crop.shape
-    scale = GLYPHS_BOX / max(h, w)
-    small = cv2.resize(crop.astype(np.float32), (max(1, round(w * scale)),
-                                                 max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
-    out = np.zeros((LOOK, LOOK), np.float32)
-    top, left = (LOOK - small.shape[0]) // 2, (LOOK - small.shape[1]) // 2
-    out[top:top + small.shape[0], left:left + small.shape[1]] = small
+    out = centred(crop.astype(np.float32), GLYPHS_BOX / max(crop.shape), (LOOK, LOOK))
     vector = cv2.GaussianBlur(out, (3, 3), 0.8).ravel()
     vector = vector - vector.mean()
     return vector / max(float(np.linalg.norm(vector)), 1e-9)

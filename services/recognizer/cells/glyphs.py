@@ -61,6 +61,17 @@ def trimmed(ink: np.ndarray, x: int, y: int, w: int, h: int) -> Glyph:
     return Glyph(x + int(cols[0]), y + int(rows[0]), cut.shape[1], cut.shape[0], cut)
 
 
+def centred(blob: np.ndarray, scale: float, shape: tuple[int, int]) -> np.ndarray:
+    """`blob` resized by `scale` (area-averaged) and centred on a blank float image of
+    `shape` (rows, columns): how glyphs are normalised before a model sees them."""
+    h, w = blob.shape
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    out = np.zeros(shape, np.float32)
+    top, left = (shape[0] - nh) // 2, (shape[1] - nw) // 2
+    out[top:top + nh, left:left + nw] = cv2.resize(blob, (nw, nh), interpolation=cv2.INTER_AREA)
+    return out
+
+
 @cache
 def _hog() -> cv2.HOGDescriptor:
     return cv2.HOGDescriptor((GLYPH, GLYPH), (14, 14), (7, 7), (7, 7), 9)
@@ -71,12 +82,7 @@ def glyph_features(glyph: Glyph, text_height: float) -> np.ndarray:
     blob = glyph.image.astype(np.float32)
     blob = blob / max(float(blob.max()), 1e-3)  # faint print reads like dark print
     h, w = blob.shape
-    scale = GLYPH_BOX / max(h, w)
-    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
-    small = cv2.resize(blob, (nw, nh), interpolation=cv2.INTER_AREA)
-    digit = np.zeros((GLYPH, GLYPH), np.float32)
-    top, left = (GLYPH - nh) // 2, (GLYPH - nw) // 2
-    digit[top:top + nh, left:left + nw] = small
+    digit = centred(blob, GLYPH_BOX / max(h, w), (GLYPH, GLYPH))
     hog = _hog().compute((digit * 255).astype(np.uint8)).ravel()
     pixels = cv2.resize(digit, (GLYPH // 2, GLYPH // 2), interpolation=cv2.INTER_AREA).ravel()
     shape = np.array([h / text_height, w / h, float(blob.mean())], np.float32) * 4

@@ -26,7 +26,13 @@ import numpy as np
 
 from services.contracts import CageSumReading, SumCandidate
 from services.recognizer.cells.classifier import tempered_softmax
-from services.recognizer.cells.glyphs import Glyph, glyph_features, split_glyph, trimmed
+from services.recognizer.cells.glyphs import (
+    Glyph,
+    centred,
+    glyph_features,
+    split_glyph,
+    trimmed,
+)
 from services.recognizer.killer.sum_finding import find_sums
 from services.recognizer.killer.sum_tuning import (
     APART_SHARE,
@@ -98,11 +104,7 @@ def number_features(glyphs: list[Glyph], text_height: float) -> np.ndarray:
     blob = blob / max(float(blob.max()), 1e-3)
     h, w = blob.shape
     scale = min(NUMBER_TEXT / max(h, 1), (NUMBER_W - 4) / max(w, 1))
-    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
-    small = cv2.resize(blob, (nw, nh), interpolation=cv2.INTER_AREA)
-    image = np.zeros((NUMBER_H, NUMBER_W), np.float32)
-    top, left = (NUMBER_H - nh) // 2, (NUMBER_W - nw) // 2
-    image[top:top + nh, left:left + nw] = small
+    image = centred(blob, scale, (NUMBER_H, NUMBER_W))
     hog = _number_hog().compute((image * 255).astype(np.uint8)).ravel()
     pixels = cv2.resize(image, (NUMBER_W // 2, NUMBER_H // 2),
                         interpolation=cv2.INTER_AREA).ravel()
