@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gridsight.training.digits import (  # noqa: E402
     DEFOCUSED_GRIDS,
