@@ -221,36 +221,18 @@ def make_glyph_data(seeds, styles=None, exclude_families: frozenset[str] = froze
     return np.stack(gx), np.array(gy)
 
 
-def _least_nll_temperature(proba_at, y: np.ndarray) -> float:
-    """The temperature t minimising the negative log likelihood of labels y under
-    proba_at(t), over a log-spaced grid from 0.5 to 8."""
+def fitted_temperature(model: KillerModel, attribute: str, proba, y: np.ndarray) -> float:
+    """Set the model's temperature `attribute` to the t minimising the negative log
+    likelihood of labels y under proba() read at t, over a log-spaced grid from 0.5 to 8."""
     best, best_nll = 1.0, float("inf")
     for t in np.exp(np.linspace(np.log(0.5), np.log(8.0), 40)):
-        p = proba_at(float(t))[np.arange(len(y)), y]
+        setattr(model, attribute, float(t))
+        p = proba()[np.arange(len(y)), y]
         nll = float(-np.log(np.maximum(p, 1e-12)).mean())
         if nll < best_nll:
             best, best_nll = float(t), nll
+    setattr(model, attribute, best)
     return best
-
-
-def fit_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
-    """The temperature minimising the digit model's negative log likelihood on (x, y)."""
-    def proba_at(t: float) -> np.ndarray:
-        model.temperature = t
-        return model.digit_proba(x)
-
-    model.temperature = _least_nll_temperature(proba_at, y)
-    return model.temperature
-
-
-def fit_number_temperature(model: KillerModel, x: np.ndarray, y: np.ndarray) -> float:
-    """The whole-number model's temperature minimising its NLL on (x, y)."""
-    def proba_at(t: float) -> np.ndarray:
-        model.number_temperature = t
-        return model.number_proba(x)
-
-    model.number_temperature = _least_nll_temperature(proba_at, y)
-    return model.number_temperature
 
 
 def fit_number_weight(model: KillerModel, calib: Numbers) -> float:
@@ -302,17 +284,16 @@ def train(grids: int = 300, calib_grids: int = 60, seed: int = 0, log=print, sty
     network.fit(scaler.transform(gx), gy)
     model = KillerModel(walls=walls, digits=(scaler, network), info={})
     raw_accuracy = float((model.digit_proba(cx).argmax(axis=1) == cy).mean())
-    fit_temperature(model, cx, cy)
+    fitted_temperature(model, "temperature", lambda: model.digit_proba(cx), cy)
     # The whole-number reader, on the same pictures' numbers as the reader finds them.
     number_scaler = StandardScaler().fit(np.stack(numbers.x))
     number_network = MLPClassifier(hidden_layer_sizes=(128,), alpha=1e-3, max_iter=200,
                                    random_state=seed)
     number_network.fit(number_scaler.transform(np.stack(numbers.x)), np.array(numbers.y))
     model.numbers = (number_scaler, number_network)
-    ny = np.array(calib_numbers.y)
-    number_accuracy = float((model.number_proba(np.stack(calib_numbers.x)).argmax(axis=1)
-                             == ny).mean())
-    fit_number_temperature(model, np.stack(calib_numbers.x), ny)
+    numbers_x, ny = np.stack(calib_numbers.x), np.array(calib_numbers.y)
+    number_accuracy = float((model.number_proba(numbers_x).argmax(axis=1) == ny).mean())
+    fitted_temperature(model, "number_temperature", lambda: model.number_proba(numbers_x), ny)
     fit_number_weight(model, calib_numbers)
     model.info = {"grids": grids, "sheets": sheets, "edges": int(len(ey)),
                   "glyphs": int(len(gy)), "seed": seed,
