@@ -8,6 +8,7 @@ change side by side against the commit before it, e.g.
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition.py --quick
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/half_solved.py
 """
+
 from __future__ import annotations
 
 from services.recognizer.grid.tuning import INK_LEVEL

@@ -7,6 +7,7 @@ side by side against the commit before it, e.g.
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition.py --quick
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/side_by_side.py --other /tmp/ver-main
 """
+
 from __future__ import annotations
 
 # decode.py: set by hand unless the note says how it was fitted; measured by bench/speed.py and

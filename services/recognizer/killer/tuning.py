@@ -7,6 +7,7 @@ whose note gives no fit was set by hand. Each section names the bench that measu
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_killer.py --quick
 """
+
 from __future__ import annotations
 
 import numpy as np

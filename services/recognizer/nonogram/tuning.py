@@ -5,6 +5,7 @@ note gives no fit was set by hand. All are measured by (figures in docs/benchmar
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/recognition_nonogram.py [--count 20]
 """
+
 from __future__ import annotations
 
 # reading.py: set by hand unless the note says how it was fitted; measured by
