@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from services.contracts import SumCandidate
 from services.recognizer import recognize
 from services.solver import solve_reading
 from services.solver.repair import KILLER_SETTLE_SECONDS
 
 from .conftest import screenshot
+
+
+@pytest.fixture(scope="module")
+def app_killer():
+    """(reading, true sums, solution) of one app killer, read once for the module's tests
+    (each solves a copy)."""
+    data, _, solution, info = screenshot(22, "app")
+    return recognize(data, "killer"), info["sums"], solution
 
 
 def _misread_sums(reading, truth, keep_every: int = 2):
@@ -30,15 +40,15 @@ def _misread_sums(reading, truth, keep_every: int = 2):
     return reading.model_copy(update={"cage_sums": out})
 
 
-def test_unsettled_repair_stops_early_and_names_doubtful_sums():
+def test_unsettled_repair_stops_early_and_names_doubtful_sums(app_killer):
     # Before the settle budget this spent the whole 10 s and offered a wrong answer. Two
     # sums in three misread, the true value of each at p 0.03: a reading that far from
     # the picture stops within the budget and goes to a person. With the 45 rule pruning
     # the sums (cage_sums.py) the repair may settle on a reading likelier than the true
     # one (here log-probability -51 against -71); it is never `solved`, and what it
     # names are misread sums.
-    data, _, _, info = screenshot(22, "app")
-    reading = _misread_sums(recognize(data, "killer"), info["sums"], keep_every=3)
+    read, sums, _ = app_killer
+    reading = _misread_sums(read.model_copy(deep=True), sums, keep_every=3)
     # The budget counts the solving thread's CPU time (budget.py): so does the test, which
     # a busy CI machine then does not slow.
     started = time.thread_time()
@@ -53,19 +63,19 @@ def test_unsettled_repair_stops_early_and_names_doubtful_sums():
     assert "sum" in result.message or "changed" in result.message
 
 
-def test_half_the_sums_misread_is_never_answered_as_solved():
+def test_half_the_sums_misread_is_never_answered_as_solved(app_killer):
     # Settled or not within the budget, so much doubt goes to a person.
-    data, _, _, info = screenshot(22, "app")
-    reading = _misread_sums(recognize(data, "killer"), info["sums"], keep_every=2)
+    read, sums, _ = app_killer
+    reading = _misread_sums(read.model_copy(deep=True), sums, keep_every=2)
     started = time.thread_time()
     result = solve_reading(reading, time_limit=10.0)
     assert time.thread_time() - started < KILLER_SETTLE_SECONDS + 1.5
     assert result.status == "needs_review"
 
 
-def test_a_reading_that_settles_is_still_solved_within_the_budget():
-    data, _, solution, _ = screenshot(22, "app")
-    reading = recognize(data, "killer")
+def test_a_reading_that_settles_is_still_solved_within_the_budget(app_killer):
+    read, _, solution = app_killer
+    reading = read.model_copy(deep=True)
     started = time.thread_time()
     result = solve_reading(reading)
     assert result.solution == solution and result.verdict == "unique"
