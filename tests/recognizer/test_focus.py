@@ -123,3 +123,17 @@ def test_a_photo_out_of_focus_through_a_lens_is_read_without_a_crash():
     photo.save(buffer, "JPEG", quality=90)
     reading = recognize(buffer.getvalue(), "auto")
     assert (reading.kind, reading.size) == ("sudoku", 9)
+
+
+def test_sharpness_from_histograms_is_the_sharpness_of_every_pixel():
+    """A uint8 picture's sharpness is counted from histograms; it is the one measured on
+    every pixel (the float path), to cv2.magnitude's last bit."""
+    rng = np.random.default_rng(7)
+    pictures = [np.asarray(render_sudoku(givens_for(seed), seed=seed).convert("L"))
+                for seed in (1, 2)]
+    pictures += [(rng.integers(0, 4, (57, 91)) * 60).astype(np.uint8),
+                 rng.integers(0, 256, (120, 33)).astype(np.uint8)]
+    for picture in pictures:
+        assert picture.dtype == np.uint8
+        exact = edge_sharpness(picture.astype(np.float32))
+        assert abs(edge_sharpness(picture) - exact) <= 1e-6 * exact

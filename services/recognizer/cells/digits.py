@@ -16,14 +16,31 @@ from services.recognizer.cells.tuning import (
     TALLEST_DIGIT,
     UPRIGHT,
 )
-from services.recognizer.grid.focus import focus_views, in_focus
+from services.recognizer.grid.focus import focus_views
 from services.recognizer.grid.lattice import SIZE
 from services.recognizer.grid.straighten import PATCH, ink_map, straighten
 
 
 def digit_view(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     """The grid straightened for the digit model, sharpened when it is out of focus."""
-    return in_focus(straighten(gray, lattice))
+    return digit_views(gray, lattice)[0]
+
+
+# The last grid's views: stand_upright and read_cells ask for the same picture's on the
+# same lattice, one after the other. Held by the picture's identity (the reader never
+# writes into a picture it has handed on) and the lattice's bytes.
+_last_views: list = [None, None]
+
+
+def digit_views(gray: np.ndarray, lattice: np.ndarray) -> list[np.ndarray]:
+    """focus_views of the grid straightened for the digit model (the first: digit_view)."""
+    key = (lattice.dtype.str, lattice.shape, lattice.tobytes())
+    held, views = _last_views
+    if held is not None and held[0] is gray and held[1] == key:
+        return views
+    views = focus_views(straighten(gray, lattice))
+    _last_views[:] = [(gray, key), views]
+    return views
 
 
 def cell_probabilities(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
@@ -36,7 +53,7 @@ def read_cells(gray: np.ndarray, lattice: np.ndarray,
     """(cell probabilities, how many cells hold a large, centred digit read with p > 0.9:
     a given, not a cage sum in a corner). `features`: read_grid_cells' output, if known."""
     n = lattice.shape[0] - 1
-    views = focus_views(straighten(gray, lattice))
+    views = digit_views(gray, lattice)
     features, boxes = features or read_grid_cells(views[0], n)
     if len(views) > 1:
         # An out-of-focus grid: its blur is only estimated, so its digits are read at

@@ -140,20 +140,20 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
     in_band = np.bincount(labels[edge_band], minlength=count)
     middle = slice(int(0.35 * p), int(np.ceil(0.65 * p)))
     in_middle = np.bincount(labels[middle, middle].ravel(), minlength=count)
+    # Each blob's measures at once (a loop over blobs was most of a cell's reading).
+    x, y, w, h, area = stats[1:].T
+    cx, cy = centroids[1:].T
+    long_thin = (np.maximum(w, h) > 0.6 * p) & (np.minimum(w, h) < 0.15 * p)  # a line's remnant
+    if centred_bars:
+        # An upright bar centred inside the edge band is a glyph (an I, or the 1 of a
+        # "16" standing left of the middle) unless it is as tall as a line.
+        long_thin = np.where(long_thin & (h > w), h > 0.85 * p, long_thin)
+    # e.g. an L of two lines' remnants; a digit pushed against a line still reaches the
+    # middle of the cell.
+    mostly_edge = (in_band[1:] > 0.5 * area) & (in_middle[1:] == 0)
     keep = np.zeros(count, bool)
-    for i in range(1, count):
-        x, y, w, h, area = stats[i]
-        cx, cy = centroids[i]
-        long_thin = max(w, h) > 0.6 * p and min(w, h) < 0.15 * p  # a grid line's remnant
-        if long_thin and centred_bars and h > w:
-            # An upright bar centred inside the edge band is a glyph (an I, or the 1 of a
-            # "16" standing left of the middle) unless it is as tall as a line.
-            long_thin = h > 0.85 * p
-        # e.g. an L of two lines' remnants; a digit pushed against a line still reaches
-        # the middle of the cell.
-        mostly_edge = in_band[i] > 0.5 * area and in_middle[i] == 0
-        keep[i] = (area >= MIN_BLOB * p * p and lo <= cx <= hi and lo <= cy <= hi
-                   and not long_thin and not mostly_edge)
+    keep[1:] = ((area >= MIN_BLOB * p * p) & (lo <= cx) & (cx <= hi) & (lo <= cy) & (cy <= hi)
+                & ~long_thin & ~mostly_edge)
     return keep[labels]
 
 

@@ -17,16 +17,19 @@ def ink_tones(straight: np.ndarray) -> np.ndarray:
     m = int(MARK_MARGIN * CELL)
     cells = image[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL, -1)
     cells = cells.transpose(0, 2, 1, 3, 4)[:, :, m:CELL - m, m:CELL - m]
+    cells = cells.reshape(SIZE * SIZE, -1, image.shape[-1])
     tones = np.full((SIZE * SIZE, image.shape[-1]), np.nan)
-    for i, cell in enumerate(cells.reshape(SIZE * SIZE, -1, image.shape[-1])):
-        light = cell.mean(axis=1)
-        paper = float(np.percentile(light, 90))
-        dark = light < paper - 0.5 * (paper - light.min())
+    # The percentiles every cell takes, over all cells at once.
+    light = cells.mean(axis=2)
+    papers = np.percentile(light, 90, axis=1)
+    channel_papers = np.maximum(np.percentile(cells, 90, axis=1), 1.0)
+    for i, (cell, cell_light) in enumerate(zip(cells, light, strict=True)):
+        paper = float(papers[i])
+        dark = cell_light < paper - 0.5 * (paper - cell_light.min())
         if dark.sum() < 5 or paper < 1:
             continue
-        core = dark & (light <= np.percentile(light[dark], INK_CORE))
-        tones[i] = cell[core].mean(axis=0) / np.maximum(
-            np.percentile(cell, 90, axis=0), 1.0)
+        core = dark & (cell_light <= np.percentile(cell_light[dark], INK_CORE))
+        tones[i] = cell[core].mean(axis=0) / channel_papers[i]
     return tones
 
 

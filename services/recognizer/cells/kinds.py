@@ -53,11 +53,16 @@ def class_of(kind: str, digit: int) -> int:
     return digit if kind == "printed" else 9 + digit
 
 
-def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """Darkness, thickness, colour and blob measures of the ink inside the cell's inset."""
+STROKE_MARGIN = 0.12  # share of the cell left out around the inset the stroke measures see
+
+
+def _stroke_measures(ink: np.ndarray, colour: np.ndarray, lab: np.ndarray | None = None
+                     ) -> np.ndarray:
+    """Darkness, thickness, colour and blob measures of the ink inside the cell's inset.
+    `lab`: the inset's colour in Lab (_inset_lab), when the caller has it."""
     p = ink.shape[0]
-    m = int(0.12 * p)
-    inner, col = ink[m:p - m, m:p - m], colour[m:p - m, m:p - m].astype(np.float32)
+    m = int(STROKE_MARGIN * p)
+    inner = ink[m:p - m, m:p - m]
     strokes = inner >= 0.35
     n_ink = int(strokes.sum())
     if n_ink < 4:
@@ -70,8 +75,9 @@ def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
     else:
         dist = cv2.distanceTransform(strokes.astype(np.uint8), cv2.DIST_L2, 3)
         thickness = float(dist[strokes].mean())
-    lab = cv2.cvtColor((col / 255.0).astype(np.float32)[None].reshape(-1, 1, 3),
-                       cv2.COLOR_BGR2Lab).reshape(inner.shape + (3,))
+    if lab is None:
+        lab = _inset_lab(colour[m:p - m, m:p - m])
+    lab = lab.reshape(inner.shape + (3,))
     paper = np.median(lab[~strokes], axis=0) if (~strokes).any() else lab.reshape(-1, 3).mean(0)
     ink_lab = lab[strokes].mean(axis=0) - paper
     count, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
@@ -85,6 +91,15 @@ def _stroke_measures(ink: np.ndarray, colour: np.ndarray) -> np.ndarray:
         ink_lab[0] / 50, ink_lab[1] / 20, ink_lab[2] / 20,
         float(big.sum()) / 4, tallest, ys.min() / inner.shape[0], n_ink / inner.size * 4,
     ], np.float32)
+
+
+def _inset_lab(insets: np.ndarray) -> np.ndarray:
+    """The Lab colour (float32) of insets of a BGR picture, any shape (..., 3): one
+    conversion for many cells gives each pixel what its own cell's conversion would
+    (checked to the bit in tests/recognizer/test_cell_kinds.py)."""
+    col = np.ascontiguousarray(insets, np.float32)
+    return cv2.cvtColor((col / 255.0).astype(np.float32).reshape(-1, 1, 3),
+                        cv2.COLOR_BGR2Lab).reshape(insets.shape)
 
 
 def own_contrast(cell_ink: np.ndarray) -> float:
@@ -129,6 +144,9 @@ def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None 
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     ink = ink_map(gray)
     cell_gains = gains(ink)
+    m = int(STROKE_MARGIN * CELL)
+    lab = _inset_lab(straight[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL, 3)
+                     .transpose(0, 2, 1, 3, 4)[:, :, m:CELL - m, m:CELL - m])
     rows = []
     every = [(r, c) for r in range(SIZE) for c in range(SIZE)]
     for r, c in every if cells is None else cells:
@@ -142,7 +160,7 @@ def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None 
         # At a gain of 1 the cell's own contrast is the page's: the same features.
         own = as_read if gain == 1.0 else digit_features(cell_ink, gain)
         rows.append(np.concatenate([as_read, box * 4, coarse,
-                                    _stroke_measures(cell_ink, straight[sl]) * 4,
+                                    _stroke_measures(cell_ink, straight[sl], lab[r, c]) * 4,
                                     own, [1.0 / gain]]))
     return np.stack(rows).astype(np.float32)
 

@@ -36,6 +36,8 @@ from services.recognizer.grid.tuning import (
 def edge_sharpness(straight: np.ndarray) -> float:
     """The steepest edges' rise per pixel (99.5th percentile of the central-difference
     gradient) over the picture's grey range (1st to 99th percentile)."""
+    if straight.dtype == np.uint8:
+        return _uint8_edge_sharpness(straight)
     gray = straight.astype(np.float32)
     low, high = _quantiles(gray, (0.01, 0.99))
     steepness = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=1),
@@ -43,9 +45,30 @@ def edge_sharpness(straight: np.ndarray) -> float:
     return float(_quantiles(steepness, (0.995,))[0]) / max(float(high - low), 1.0)
 
 
+def _uint8_edge_sharpness(gray: np.ndarray) -> float:
+    """edge_sharpness of a uint8 picture from histograms: its grey levels and its squared
+    gradients are whole numbers, so each rank is read off a cumulative count instead of
+    a partition of every pixel (this runs on every picture, more than once). The root
+    is rounded correctly (cv2.magnitude's last bit varies with the memory's alignment)."""
+    levels = np.cumsum(np.bincount(gray.ravel(), minlength=256))
+    low, high = _ranked(levels, (0.01, 0.99))
+    dx = cv2.Sobel(gray, cv2.CV_16S, 1, 0, ksize=1).astype(np.int32)
+    dy = cv2.Sobel(gray, cv2.CV_16S, 0, 1, ksize=1).astype(np.int32)
+    (squared,) = _ranked(np.cumsum(np.bincount((dx * dx + dy * dy).ravel())), (0.995,))
+    return float(np.sqrt(np.float32(squared))) / max(float(high - low), 1.0)
+
+
+def _ranked(counts: np.ndarray, shares: tuple[float, ...]) -> list[int]:
+    """The whole values at these shares of the sorted values (as _quantiles ranks them),
+    from the cumulative count of each value."""
+    size = int(counts[-1])
+    return [int(np.searchsorted(counts, min(size - 1, int(share * size)), side="right"))
+            for share in shares]
+
+
 def _quantiles(values: np.ndarray, shares: tuple[float, ...]) -> np.ndarray:
     """The values at these shares of the sorted values, by partition (a full percentile
-    sorts, and this runs on every photo)."""
+    sorts)."""
     flat = values.ravel()
     ranks = [min(flat.size - 1, int(share * flat.size)) for share in shares]
     return np.partition(flat, ranks)[ranks]

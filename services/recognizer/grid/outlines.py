@@ -141,10 +141,10 @@ def grid_score(binary: np.ndarray, quad: np.ndarray, size: int = 9) -> float:
     spread = np.ones((c // 3 * 2 + 1, 1), np.uint8)
     rows = cv2.dilate(ink.astype(np.uint8), spread) > 0
     cols = cv2.dilate(ink.astype(np.uint8), spread.T) > 0
-    on = [rows[k * c, :].mean() for k in range(size + 1)]
-    on += [cols[:, k * c].mean() for k in range(size + 1)]
-    mid = [ink[k * c + c // 2, :].mean() for k in range(size)]
-    mid += [ink[:, k * c + c // 2].mean() for k in range(size)]
+    # Each line's share at once (counts of pixels: exact in any order of summing).
+    lines, middles = np.arange(size + 1) * c, np.arange(size) * c + c // 2
+    on = [*rows[lines, :].mean(axis=1), *cols[:, lines].mean(axis=0)]
+    mid = [*ink[middles, :].mean(axis=1), *ink[:, middles].mean(axis=0)]
     # A grid is mostly paper; noise or a dark photo is ink everywhere and matches any lines.
     crowding = max(0.0, float(ink.mean()) - 0.3) * 3
     # The weakest inner line counts too: a sheet of paper has ink on its border only.

@@ -35,9 +35,15 @@ def _source_map(lattice_bytes: bytes, shape: tuple, cell: int) -> tuple[np.ndarr
     frac = (t - idx)[:, None]
     # Along each of the n+1 lattice rows first, then down between the two rows around.
     along = lattice[:, idx] * (1 - frac) + lattice[:, idx + 1] * frac  # (n+1, side, 2)
+    # Then down, one band of cell rows at a time (the same sums, held in cache).
     fv = frac[:, None]
-    src = (along[idx] * (1 - fv) + along[idx + 1] * fv).astype(np.float32)
-    return src[..., 0].copy(), src[..., 1].copy()
+    map_x = np.empty((n * cell, n * cell), np.float32)
+    map_y = np.empty((n * cell, n * cell), np.float32)
+    for r in range(n):
+        rows = slice(r * cell, (r + 1) * cell)
+        band = along[r] * (1 - fv[rows]) + along[r + 1] * fv[rows]  # (cell, side, 2)
+        map_x[rows], map_y[rows] = band[..., 0], band[..., 1]
+    return map_x, map_y
 
 
 def ink_map(straight: np.ndarray, cell: int = PATCH) -> np.ndarray:

@@ -124,14 +124,17 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
     """
     enter("cage_walls")
     n = lattice.shape[0] - 1
-    found = [wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, n)]
-    by_line = coloured_line_walls(colour, lattice)
-    if by_line is not None:
-        found.append(by_line)
+
+    def seen(walls) -> bool:
+        return walls is not None and bool(min(np.mean(walls[0]), np.mean(walls[1])) >= CAGES_SEEN)
+
+    # Each kind of wall looked for only while none seen so far shows the cages.
+    if seen(wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, n)):
+        return True
+    if seen(coloured_line_walls(colour, lattice)):
+        return True
     fills = cell_fills(colour, lattice)
-    if colourful(fills):
-        found.append(fill_walls(fills, hue_only=True))
-    return any(min(np.mean(right), np.mean(down)) >= CAGES_SEEN for right, down in found)
+    return bool(colourful(fills)) and seen(fill_walls(fills, hue_only=True))
 
 
 def grid_corners(gray: np.ndarray, corners: np.ndarray, n: int = SIZE) -> np.ndarray:
