@@ -14,6 +14,8 @@ from services.solver.propagate import propagate
 # Work limits in choices followed (not seconds, so a path is the same on any machine).
 FORCING_FOLLOWS = 600
 TRIAL_FOLLOWS = 900
+# choices of a cell or of a digit's places in a unit: few, so each is followed cheaply
+WIDTHS = (2, 3)
 
 
 def _follow(board: Board, cell: int, d: int) -> list[int] | None:
@@ -31,42 +33,31 @@ def _follow(board: Board, cell: int, d: int) -> list[int] | None:
 
 def _locked(cands: list[int], board: Board) -> bool:
     """One pass of pointing and claiming over bit masks; True when anything was removed."""
-    lay, size = board.lay, board.size
     changed = False
-    for b, box in enumerate(lay.boxes):
-        for line_units, line_of in ((lay.rows, lambda i: i // size),
-                                    (lay.cols, lambda i: i % size)):
-            # digits of the box in each of its lines
-            in_line: dict[int, int] = {}
-            for i in box:  # cells already down to one digit count as its place
-                in_line[line_of(i)] = in_line.get(line_of(i), 0) | cands[i]
-            for k, mask in in_line.items():
-                elsewhere_in_box = 0
-                for j, other in in_line.items():
-                    if j != k:
-                        elsewhere_in_box |= other
-                outside = 0
-                for i in line_units[k]:
-                    if lay.box_of[i] != b:
-                        outside |= cands[i]
-                pointing = mask & ~elsewhere_in_box & outside
-                claiming = mask & ~outside & elsewhere_in_box
-                if pointing:
-                    for i in line_units[k]:
-                        if lay.box_of[i] != b and cands[i] & pointing and cands[i] & (cands[i] - 1):
-                            cands[i] &= ~pointing
-                            changed = True
-                if claiming:
-                    for i in box:
-                        if line_of(i) != k and cands[i] & claiming and cands[i] & (cands[i] - 1):
-                            cands[i] &= ~claiming
-                            changed = True
+    for segment, line_rest, box_rest in board.lay.segments:
+        here = line_out = box_out = 0
+        for i in segment:  # cells already down to one digit count as its place
+            here |= cands[i]
+        for i in line_rest:
+            line_out |= cands[i]
+        for i in box_rest:
+            box_out |= cands[i]
+        for mask, rest in ((here & ~box_out & line_out, line_rest),  # pointing
+                           (here & ~line_out & box_out, box_rest)):  # claiming
+            if not mask:
+                continue
+            for i in rest:
+                m = cands[i]
+                if m & mask and m & (m - 1):
+                    cands[i] = m & ~mask
+                    changed = True
     return changed
 
 
 def _choices(board: Board):
-    """(label, [(cell, digit), ...]) of cells and unit places with two or three choices."""
-    for width in (2, 3):
+    """(label, [(cell, digit), ...]) of cells and unit places with few choices, fewest
+    first."""
+    for width in WIDTHS:
         for cell, mask in enumerate(board.cands):
             if not board.values[cell] and popcount(mask) == width:
                 yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
