@@ -19,15 +19,15 @@ WIDTHS = (2, 3)
 
 
 def _follow(board: Board, cell: int, d: int) -> list[int] | None:
-    """Candidates after singles and locked candidates from 'cell is d'; None when the grid
-    breaks."""
+    """Candidates after singles, locked candidates and pairs from 'cell is d'; None when
+    the grid breaks."""
     cands = board.cands.copy()
     cands[cell] = bit(d)
     geo = board.lay.geo
     while True:
         if not propagate(cands, geo):
             return None
-        if not _locked(cands, board):
+        if not _locked(cands, board) and not _pairs(cands, board):
             return cands
 
 
@@ -51,6 +51,38 @@ def _locked(cands: list[int], board: Board) -> bool:
                 if m & mask and m & (m - 1):
                     cands[i] = m & ~mask
                     changed = True
+    return changed
+
+
+def _pairs(cands: list[int], board: Board) -> bool:
+    """One pass of naked and hidden pairs over bit masks; True when anything was removed."""
+    changed = False
+    size = board.size
+    for unit in board.lay.geo.units:
+        seen: dict[int, int] = {}  # a two-digit mask -> the first cell holding it
+        for i in unit:
+            m = cands[i]
+            if popcount(m) != 2:
+                continue
+            if m not in seen:
+                seen[m] = i
+                continue
+            for j in unit:  # naked pair: m's two digits are in these two cells
+                if j != i and j != seen[m] and cands[j] & m:
+                    cands[j] &= ~m
+                    changed = True
+        places: dict[tuple[int, ...], int] = {}  # two cells -> the digits only there
+        for d in range(size):
+            b = 1 << d
+            where = tuple(i for i in unit if cands[i] & b)
+            if len(where) == 2:
+                places[where] = places.get(where, 0) | b
+        for where, mask in places.items():
+            if popcount(mask) == 2:  # hidden pair: these two digits only in these cells
+                for i in where:
+                    if cands[i] & ~mask:
+                        cands[i] &= mask
+                        changed = True
     return changed
 
 

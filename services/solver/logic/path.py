@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from services.solver.logic import (
+    als,
     chains,
     fish,
     forcing,
@@ -46,6 +47,7 @@ TECHNIQUES = [
     ("simple colouring", 4.5, chains.simple_colouring),
     ("unique rectangle", 4.7, uniqueness.unique_rectangle),
     ("jellyfish", 5.0, partial(fish.fish, n=4)),
+    ("ALS-XZ", 5.5, als.als_xz),
     ("AIC", 6.0, chains.aic),  # an X-chain (4.6) when its chain keeps to one digit
 ]
 TRIAL = "trial and error"
