@@ -24,16 +24,20 @@ def _follow(board: Board, cell: int, d: int) -> list[int] | None:
     cands = board.cands.copy()
     cands[cell] = bit(d)
     geo = board.lay.geo
+    # The board's own singles are struck from their peers already (as a person's pencil
+    # marks are): only the cells changed here need following.
+    changed = [cell]
     while True:
-        if not propagate(cands, geo):
+        if not propagate(cands, geo, changed):
             return None
-        if not _locked(cands, board) and not _pairs(cands, board):
+        changed = _locked(cands, board) or _pairs(cands, board)
+        if not changed:
             return cands
 
 
-def _locked(cands: list[int], board: Board) -> bool:
-    """One pass of pointing and claiming over bit masks; True when anything was removed."""
-    changed = False
+def _locked(cands: list[int], board: Board) -> list[int]:
+    """One pass of pointing and claiming over bit masks: the cells it changed."""
+    changed = []
     for segment, line_rest, box_rest in board.lay.segments:
         here = line_out = box_out = 0
         for i in segment:  # cells already down to one digit count as its place
@@ -50,40 +54,53 @@ def _locked(cands: list[int], board: Board) -> bool:
                 m = cands[i]
                 if m & mask and m & (m - 1):
                     cands[i] = m & ~mask
-                    changed = True
+                    changed.append(i)
     return changed
 
 
-def _pairs(cands: list[int], board: Board) -> bool:
-    """One pass of naked and hidden pairs over bit masks; True when anything was removed."""
-    changed = False
-    size = board.size
+def _pairs(cands: list[int], board: Board) -> list[int]:
+    """One pass of naked and hidden pairs over bit masks: the cells it changed."""
+    changed = []
     for unit in board.lay.geo.units:
+        once = twice = thrice = 0
         seen: dict[int, int] = {}  # a two-digit mask -> the first cell holding it
+        pair = None
         for i in unit:
             m = cands[i]
-            if popcount(m) != 2:
-                continue
-            if m not in seen:
+            thrice |= twice & m
+            twice |= once & m
+            once |= m
+            if _two(m):
+                if m in seen:
+                    pair = (m, seen[m], i)
                 seen[m] = i
-                continue
-            for j in unit:  # naked pair: m's two digits are in these two cells
-                if j != i and j != seen[m] and cands[j] & m:
+        if pair:  # naked pair: its two digits are in these two cells
+            m, a, b = pair
+            for j in unit:
+                if j != a and j != b and cands[j] & m:
                     cands[j] &= ~m
-                    changed = True
-        places: dict[tuple[int, ...], int] = {}  # two cells -> the digits only there
-        for d in range(size):
-            b = 1 << d
-            where = tuple(i for i in unit if cands[i] & b)
-            if len(where) == 2:
-                places[where] = places.get(where, 0) | b
-        for where, mask in places.items():
-            if popcount(mask) == 2:  # hidden pair: these two digits only in these cells
-                for i in where:
-                    if cands[i] & ~mask:
-                        cands[i] &= mask
-                        changed = True
+                    changed.append(j)
+        two = twice & ~thrice  # digits with exactly two places
+        if two & (two - 1):
+            places: dict[tuple[int, ...], int] = {}
+            while two:
+                low = two & -two
+                two ^= low
+                where = tuple(i for i in unit if cands[i] & low)
+                places[where] = places.get(where, 0) | low
+            for where, mask in places.items():
+                if _two(mask):  # hidden pair: two digits only in these two cells
+                    for i in where:
+                        if cands[i] & ~mask:
+                            cands[i] &= mask
+                            changed.append(i)
     return changed
+
+
+def _two(x: int) -> bool:
+    """Exactly two bits set."""
+    y = x & (x - 1)
+    return bool(y) and not y & (y - 1)
 
 
 def _choices(board: Board):
