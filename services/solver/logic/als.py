@@ -9,7 +9,6 @@ holds z, and z goes from every cell that sees all the z places of both.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from services.solver.logic.board import (
     Board,
@@ -35,26 +34,30 @@ class Als:
 def almost_locked_sets(board: Board, max_cells: int = MAX_CELLS) -> list[Als]:
     peers = board.lay.peer_sets
     found: dict[frozenset[int], Als] = {}
+
+    def grow(u: int, cells: list[int], start: int, group: tuple[int, ...], mask: int):
+        n = len(group)
+        if n and mask.bit_count() == n + 1 and frozenset(group) not in found:
+            places, seen = {}, {}
+            for d in digits_of(mask):
+                where = frozenset(i for i in group if board.cands[i] & (1 << (d - 1)))
+                common = None
+                for i in where:
+                    common = peers[i] if common is None else common & peers[i]
+                places[d], seen[d] = where, common - set(group)
+            found[frozenset(group)] = Als(frozenset(group), mask, u, places, seen)
+        if n == max_cells:
+            return
+        for k in range(start, len(cells)):
+            wider = mask | board.cands[cells[k]]
+            if wider.bit_count() <= max_cells + 1:  # more digits can never be one too many
+                grow(u, cells, k + 1, group + (cells[k],), wider)
+
     for u, unit in enumerate(board.lay.geo.units):
         open_cells = [i for i in unit if not board.values[i]]
-        for n in range(1, min(max_cells, len(open_cells) - 1) + 1):
-            for group in combinations(open_cells, n):
-                mask = 0
-                for i in group:
-                    mask |= board.cands[i]
-                if popcount(mask) != n + 1:
-                    continue
-                cells = frozenset(group)
-                if cells in found:
-                    continue  # the same cells seen from another unit
-                places, seen = {}, {}
-                for d in digits_of(mask):
-                    where = frozenset(i for i in group if board.cands[i] & (1 << (d - 1)))
-                    common = None
-                    for i in where:
-                        common = peers[i] if common is None else common & peers[i]
-                    places[d], seen[d] = where, common - cells
-                found[cells] = Als(cells, mask, u, places, seen)
+        small = [i for i in open_cells if popcount(board.cands[i]) <= max_cells + 1]
+        if len(open_cells) > 1:
+            grow(u, small, 0, (), 0)
     return list(found.values())
 
 

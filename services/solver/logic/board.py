@@ -21,7 +21,7 @@ digits_of = digits  # a candidate mask's digits, lowest first (shared with propa
 
 
 def popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def rc(cell: int, size: int) -> tuple[int, int]:
