@@ -144,7 +144,8 @@ def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step
 
 
 def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
-    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+    """Every digit placed and candidate removed whichever option holds, as one step."""
+    placements, elims = [], []
     for i, mask in enumerate(board.cands):
         if board.values[i]:
             continue
@@ -154,17 +155,20 @@ def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
         if union == mask:
             continue
         if union & (union - 1) == 0:
-            v = union.bit_length()
-            text = (f"Either {said} ({label}); following singles from each, every one "
-                    f"makes {board.name(i)} {v}, so it is {v}.")
-            return Step("forcing chain", text, [c for c, _ in options] + [i],
-                        placements=[(i, v)], digits=[d for _, d in options])
-        elims = [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
-        text = (f"Either {said} ({label}); following singles from each, every one "
-                f"removes {describe_removal(board, elims)}, so it goes.")
-        return Step("forcing chain", text, [c for c, _ in options] + [i],
-                    eliminations=elims, digits=[d for _, d in options])
-    return None
+            placements.append((i, union.bit_length()))
+        else:
+            elims += [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
+    if not placements and not elims:
+        return None
+    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+    made = ", ".join(f"{board.name(i)} {v}" for i, v in placements)
+    results = ([f"makes {made}"] if placements else []) + (
+        [f"removes {describe_removal(board, elims)}"] if elims else [])
+    text = (f"Either {said} ({label}); following singles from each, every one "
+            f"{' and '.join(results)}, so that holds whichever is true.")
+    return Step("forcing chain", text,
+                [c for c, _ in options] + sorted({i for i, _ in placements + elims}),
+                placements=placements, eliminations=elims, digits=[d for _, d in options])
 
 
 def _trial_step(board: Board, cell: int, d: int) -> Step:
