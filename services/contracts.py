@@ -247,7 +247,8 @@ class SolveResult(Model):
         "chosen by the person's digits (status is then needs_review)")
     difficulty: Difficulty | None = Field(
         None, description="Sudoku and killers with one solution: how hard the puzzle is "
-        "(POST /v1/jobs/{id}/hint gives its steps)")
+        "(POST /v1/jobs/{id}/hint gives its steps). Worked out after the answer is stored: "
+        "absent at first, even on a solved job, for up to a few seconds on a hard puzzle")
     message: str = ""
     seconds: float = 0.0
 

@@ -5,16 +5,45 @@ from __future__ import annotations
 
 import io
 import random
+import time
 
 from gridsight.synth.half_solved import half_solved_page
 from gridsight.synth.puzzles import make_killer, make_sudoku
 from tests.conftest import finished_job, wait_for_job
 
+# AI Escargot: its rating walks two paths of seconds each
+HARD = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 
-def typed_job(client, document: dict) -> dict:
+
+def typed_job(client, document: dict, rated: bool = True) -> dict:
     response = client.post("/v1/jobs", json=document)
     assert response.status_code == 202, response.text
-    return wait_for_job(client, response.json()["id"])
+    job = wait_for_job(client, response.json()["id"])
+    return wait_for_rating(client, job) if rated else job
+
+
+def wait_for_rating(client, job: dict, seconds: float = 60.0) -> dict:
+    """The job once its result has its difficulty (worked out after the answer)."""
+    deadline = time.monotonic() + seconds
+    while not job["result"].get("difficulty"):
+        assert time.monotonic() < deadline, job
+        time.sleep(0.1)
+        job = client.get(f"/v1/jobs/{job['id']}").json()
+    return job
+
+
+def test_a_hard_puzzle_is_answered_before_its_rating_is_worked_out(client):
+    givens = [[0 if ch == "." else int(ch) for ch in HARD[r * 9:r * 9 + 9]] for r in range(9)]
+    job = typed_job(client, {"kind": "sudoku", "size": 9, "givens": givens}, rated=False)
+    assert job["status"] == "solved"
+    assert job["result"]["difficulty"] is None
+    early = client.post(f"/v1/jobs/{job['id']}/hint")
+    assert early.status_code == 409 and "not ready" in early.json()["title"], early.text
+    job = wait_for_rating(client, job)
+    assert job["status"] == "solved" and job["result"]["difficulty"]["steps"] > 0
+    hint = client.post(f"/v1/jobs/{job['id']}/hint")
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["rating"] == job["result"]["difficulty"]
 
 
 def check_steps(steps, solution, start):
@@ -62,7 +91,7 @@ def test_half_solved_photo_names_the_wrong_entry_first(client):
     page = half_solved_page(31, wrong=1, entry_share=0.3)
     buffer = io.BytesIO()
     page.image.save(buffer, "PNG")
-    job = finished_job(client, "page.png", buffer.getvalue())
+    job = wait_for_rating(client, finished_job(client, "page.png", buffer.getvalue()))
     result = job["result"]
     assert result["wrong_entries"], result
     assert result["difficulty"]["steps"] > 0
@@ -80,7 +109,8 @@ def test_half_solved_photo_names_the_wrong_entry_first(client):
 
 
 def test_hint_refused_for_nonograms_and_unknown_jobs(client):
-    job = typed_job(client, {"kind": "nonogram", "rows": [[1], [1]], "cols": [[1], [1]]})
+    job = typed_job(client, {"kind": "nonogram", "rows": [[1], [1]], "cols": [[1], [1]]},
+                    rated=False)
     response = client.post(f"/v1/jobs/{job['id']}/hint")
     assert response.status_code == 409 and "sudoku" in response.json()["detail"]
     assert client.post("/v1/jobs/" + "A" * 24 + "/hint").status_code == 404
@@ -88,7 +118,7 @@ def test_hint_refused_for_nonograms_and_unknown_jobs(client):
 
 def test_hint_refused_for_a_puzzle_with_two_solutions(client):
     givens = [[0] * 4 for _ in range(4)]
-    job = typed_job(client, {"kind": "sudoku", "size": 4, "givens": givens})
+    job = typed_job(client, {"kind": "sudoku", "size": 4, "givens": givens}, rated=False)
     assert job["result"]["verdict"] == "multiple" and job["result"]["difficulty"] is None
     response = client.post(f"/v1/jobs/{job['id']}/hint")
     assert response.status_code == 409 and "one solution" in response.json()["detail"]

@@ -42,10 +42,13 @@ def initial_candidates(givens: list[list[int]] | None, geo: Geometry) -> list[in
     return cands
 
 
-def propagate(cands: list[int], geo: Geometry) -> bool:
-    """Apply singles in place until nothing changes; False when the grid breaks."""
+def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None) -> bool:
+    """Apply singles in place until nothing changes; False when the grid breaks.
+    `changed`: the only cells whose single digit may still be in their peers (all
+    cells when None)."""
     peers, units, full = geo.peers, geo.units, geo.full
-    stack = [i for i, m in enumerate(cands) if is_single(m)]
+    stack = [i for i in (range(len(cands)) if changed is None else changed)
+             if is_single(cands[i])]
     if any(m == 0 for m in cands):
         return False
     while True:

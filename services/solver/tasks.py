@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from services.contracts import SOLVE_TASK, NonogramPuzzle, Reading
-from services.jobs import FINAL_STATES
+from services.jobs import FINAL_STATES, JobNotFound
 from services.queue import make_celery
 from services.settings import get_settings
 from services.solver import PuzzleError, parse_puzzles, solve_page, solve_puzzle
 from services.solver.hints import rate_result
 from services.worker import JobGone, failing_job_on_error, finish, job_store
 
+log = logging.getLogger(__name__)
 app = make_celery("gridsight-solver", patient_publish=True)
 # A task delivered twice (a requeue, a message handed back after a restart) finds its
 # revision already final and leaves it.
@@ -53,13 +55,28 @@ def solve_job(reading: dict | None, job_id: str, revision: int = 1,
             else:
                 result = solve_page(Reading.model_validate(reading), time_limit=limit,
                                     fixed=fixed)
-            result, path = rate_result(result)
-            if path is not None:
-                store.put_hints(job_id, revision, path)
             elapsed = finish(job_id, "solve", started, result.status)
             timings = job.timings | {"solve": round(elapsed, 4)}
-            store.update(job_id, expect_revision=revision, status=result.status,
-                         result=result, timings=timings,
-                         error=result.message if result.status == "failed" else None)
+            stored = store.update(job_id, expect_revision=revision, status=result.status,
+                                  result=result, timings=timings,
+                                  error=result.message if result.status == "failed" else None)
     except JobGone:
         return
+    if stored is not None:
+        rate_job(store, job_id, revision, result)
+
+
+def rate_job(store, job_id: str, revision: int, result) -> None:
+    """The difficulty and the hint path, once the answer is stored: the person is not
+    kept waiting for a rating (seconds for a hard puzzle). The result gains its
+    difficulty when they are ready, unless a newer revision replaced it meanwhile."""
+    try:
+        rated, path = rate_result(result)
+        if path is None:
+            return
+        store.put_hints(job_id, revision, path)
+        store.update(job_id, expect_revision=revision, result=rated)
+    except JobNotFound:
+        return
+    except Exception:  # the answer stands without its rating
+        log.exception("rating crashed", extra={"job_id": job_id, "stage": "rating"})

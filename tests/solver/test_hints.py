@@ -132,3 +132,12 @@ def test_hard_9x9_paths_use_the_hard_techniques():
             KNOWN_PATHS[line] = solve_path(Board.start(givens, 9, (3, 3)), solution_of(givens))
         seen |= {s.technique for s in KNOWN_PATHS[line].steps}
     assert {"AIC", "X-chain", "forcing chain", "trial and error"} <= seen
+
+
+def test_a_forcing_chain_gives_everything_its_choice_proves_in_one_step():
+    if TOP1465_FIRST not in KNOWN_PATHS:  # run alone
+        givens = grid_of(TOP1465_FIRST)
+        KNOWN_PATHS[TOP1465_FIRST] = solve_path(Board.start(givens, 9, (3, 3)),
+                                                solution_of(givens))
+    forcing = [s for s in KNOWN_PATHS[TOP1465_FIRST].steps if s.technique == "forcing chain"]
+    assert any(len({i for i, _ in s.placements + s.eliminations}) > 1 for s in forcing)

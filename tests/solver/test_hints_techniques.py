@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from services.solver.logic import Board, chains, fish, killer, singles, subsets, uniqueness, wings
+from services.solver.logic import (
+    Board,
+    als,
+    chains,
+    fish,
+    forcing,
+    killer,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from services.solver.logic.board import bit
 from services.solver.logic.intersections import claiming, pointing
 from services.solver.logic.path import next_step
@@ -201,3 +212,27 @@ def test_forcing_chain_and_trial_come_after_everything_else():
     assert next_step(empty()) is None
 
 
+
+
+def test_als_xz():
+    board = empty()
+    keep(board, 0, 0, 1, 2)  # a set of one cell
+    keep(board, 1, 1, 1, 3)  # with r3c3, two cells of box 1 holding 1, 2, 3
+    keep(board, 2, 2, 2, 3)
+    step = als.als_xz(board)
+    assert step.technique == "ALS-XZ"
+    # the 1s see each other, so one of the sets holds 2: r1c1 or r3c3
+    assert removed(step) == {(r, c, 2) for r in range(3) for c in range(3)} - {
+        (0, 0, 2), (1, 1, 2), (2, 2, 2)}
+    assert "Their 1s see each other" in step.text
+
+
+def test_forcing_follows_naked_and_hidden_pairs():
+    board = empty()
+    cands = board.cands.copy()
+    cands[at(0, 0)] = cands[at(0, 1)] = bit(1) | bit(2)  # a naked pair in row 1
+    for c in range(2, 9):
+        cands[at(1, c)] &= ~(bit(3) | bit(4))  # 3 and 4 only in r2c1, r2c2: a hidden pair
+    assert forcing._pairs(cands, board)
+    assert all(not cands[at(0, c)] & (bit(1) | bit(2)) for c in range(2, 9))
+    assert cands[at(1, 0)] == cands[at(1, 1)] == bit(3) | bit(4)

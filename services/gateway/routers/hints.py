@@ -1,8 +1,8 @@
 """Hints: the next human-style step of a solved sudoku or killer, from where the person is.
 
-The solver worker works out the whole path when it solves a revision (from the givens
-plus the person's own digits, wrong ones named first) and keeps it with the job; this
-route only reads it.
+The solver worker works out the whole path once it has stored a revision's answer (from
+the givens plus the person's own digits, wrong ones named first) and keeps it with the
+job; this route only reads it.
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ read as digits, so the steps assume every candidate the givens and digits allow.
 
 @router.post("/{job_id}/hint", response_model=Hints,
              responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
-                 "description": "The job has not ended, or has no single solution to "
-                                "give hints towards"}},
+                 "description": "The job has not ended, its steps are "
+                                "not worked out yet, or it has no single solution to give "
+                                "hints towards"}},
              dependencies=[Depends(limit_read_rate)],
              summary="The next human-style step (all=true: the whole path), explained",
              description=HINT_RULE)
@@ -51,6 +52,11 @@ def hint(job_id: OwnedJobId, whole: bool = Query(False, alias="all",
     if result is None or result.kind == "nonogram":
         raise ProblemError(409, "No hints", "hints are for sudoku and killer sudoku jobs")
     path = store.hints(job_id, job.revision)
+    if path is None and result.verdict == "unique" and result.difficulty is None:
+        raise ProblemError(409, "Hints not ready",
+                           "the steps are worked out after the answer is stored, which "
+                           "takes a few seconds for a hard puzzle; ask again shortly (none "
+                           "come for very large grids)")
     if path is None:
         raise ProblemError(409, "No hints",
                            "hints need a puzzle with exactly one solution; this job's "

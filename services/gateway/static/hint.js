@@ -126,13 +126,35 @@ function showStep(k) {
   $("#hint-first").textContent = "Back to the first hint";
 }
 
+let awaited = null; // "job id/revision" whose rating is being waited for
+
+// The rating is worked out after the answer is stored: ask for the job again until the
+// result has it (a few seconds for a hard puzzle), while that job is still the one shown.
+async function waitForRating(job) {
+  const key = `${job.id}/${job.revision}`;
+  awaited = key;
+  for (let k = 0; k < 60 && awaited === key; k += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const response = await fetch(`/v1/jobs/${encodeURIComponent(job.id)}`).catch(() => null);
+    const fresh = response?.ok ? await response.json().catch(() => null) : null;
+    if (awaited !== key || !fresh || fresh.revision !== job.revision) return;
+    if (fresh.result?.difficulty) {
+      showHints(fresh);
+      return;
+    }
+  }
+}
+
 // Called whenever a job is shown: a panel for solved sudoku and killers, none otherwise.
 export async function showHints(job) {
   const result = job?.result;
   const difficulty = result?.difficulty;
+  awaited = null;
   if (!difficulty || !result.solution) {
     $("#hints")?.remove();
     state = null;
+    if (result?.solution && result.verdict === "unique"
+        && ["sudoku", "killer"].includes(result.kind)) waitForRating(job);
     return;
   }
   const panel = ensurePanel();

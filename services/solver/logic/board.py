@@ -21,7 +21,7 @@ digits_of = digits  # a candidate mask's digits, lowest first (shared with propa
 
 
 def popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def rc(cell: int, size: int) -> tuple[int, int]:
@@ -39,6 +39,9 @@ class Layout:
     box_of: tuple[int, ...]
     peer_sets: tuple[frozenset[int], ...]
     unit_sets: tuple[frozenset[int], ...]
+    # where a box meets a row or column: (the shared cells, the rest of the line, the
+    # rest of the box), for locked candidates
+    segments: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
 
 
 @lru_cache(maxsize=32)
@@ -49,9 +52,16 @@ def layout(size: int, box: tuple[int, int]) -> Layout:
     for b, unit in enumerate(boxes):
         for i in unit:
             box_of[i] = b
+    segments = []
+    for box_cells in boxes:
+        for line in (*rows, *cols):
+            shared = [i for i in line if i in box_cells]
+            if shared:
+                segments.append((tuple(shared), tuple(i for i in line if i not in shared),
+                                 tuple(i for i in box_cells if i not in shared)))
     return Layout(geo, rows, cols, boxes, tuple(box_of),
                   tuple(frozenset(p) for p in geo.peers),
-                  tuple(frozenset(u) for u in geo.units))
+                  tuple(frozenset(u) for u in geo.units), tuple(segments))
 
 
 @dataclass

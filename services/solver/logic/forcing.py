@@ -14,59 +14,99 @@ from services.solver.propagate import propagate
 # Work limits in choices followed (not seconds, so a path is the same on any machine).
 FORCING_FOLLOWS = 600
 TRIAL_FOLLOWS = 900
+# choices of a cell or of a digit's places in a unit: few, so each is followed cheaply
+WIDTHS = (2, 3)
 
 
 def _follow(board: Board, cell: int, d: int) -> list[int] | None:
-    """Candidates after singles and locked candidates from 'cell is d'; None when the grid
-    breaks."""
+    """Candidates after singles, locked candidates and pairs from 'cell is d'; None when
+    the grid breaks."""
     cands = board.cands.copy()
     cands[cell] = bit(d)
     geo = board.lay.geo
+    # The board's own singles are struck from their peers already (as a person's pencil
+    # marks are): only the cells changed here need following.
+    changed = [cell]
     while True:
-        if not propagate(cands, geo):
+        if not propagate(cands, geo, changed):
             return None
-        if not _locked(cands, board):
+        changed = _locked(cands, board) or _pairs(cands, board)
+        if not changed:
             return cands
 
 
-def _locked(cands: list[int], board: Board) -> bool:
-    """One pass of pointing and claiming over bit masks; True when anything was removed."""
-    lay, size = board.lay, board.size
-    changed = False
-    for b, box in enumerate(lay.boxes):
-        for line_units, line_of in ((lay.rows, lambda i: i // size),
-                                    (lay.cols, lambda i: i % size)):
-            # digits of the box in each of its lines
-            in_line: dict[int, int] = {}
-            for i in box:  # cells already down to one digit count as its place
-                in_line[line_of(i)] = in_line.get(line_of(i), 0) | cands[i]
-            for k, mask in in_line.items():
-                elsewhere_in_box = 0
-                for j, other in in_line.items():
-                    if j != k:
-                        elsewhere_in_box |= other
-                outside = 0
-                for i in line_units[k]:
-                    if lay.box_of[i] != b:
-                        outside |= cands[i]
-                pointing = mask & ~elsewhere_in_box & outside
-                claiming = mask & ~outside & elsewhere_in_box
-                if pointing:
-                    for i in line_units[k]:
-                        if lay.box_of[i] != b and cands[i] & pointing and cands[i] & (cands[i] - 1):
-                            cands[i] &= ~pointing
-                            changed = True
-                if claiming:
-                    for i in box:
-                        if line_of(i) != k and cands[i] & claiming and cands[i] & (cands[i] - 1):
-                            cands[i] &= ~claiming
-                            changed = True
+def _locked(cands: list[int], board: Board) -> list[int]:
+    """One pass of pointing and claiming over bit masks: the cells it changed."""
+    changed = []
+    for segment, line_rest, box_rest in board.lay.segments:
+        here = line_out = box_out = 0
+        for i in segment:  # cells already down to one digit count as its place
+            here |= cands[i]
+        for i in line_rest:
+            line_out |= cands[i]
+        for i in box_rest:
+            box_out |= cands[i]
+        for mask, rest in ((here & ~box_out & line_out, line_rest),  # pointing
+                           (here & ~line_out & box_out, box_rest)):  # claiming
+            if not mask:
+                continue
+            for i in rest:
+                m = cands[i]
+                if m & mask and m & (m - 1):
+                    cands[i] = m & ~mask
+                    changed.append(i)
     return changed
 
 
+def _pairs(cands: list[int], board: Board) -> list[int]:
+    """One pass of naked and hidden pairs over bit masks: the cells it changed."""
+    changed = []
+    for unit in board.lay.geo.units:
+        once = twice = thrice = 0
+        seen: dict[int, int] = {}  # a two-digit mask -> the first cell holding it
+        pair = None
+        for i in unit:
+            m = cands[i]
+            thrice |= twice & m
+            twice |= once & m
+            once |= m
+            if _two(m):
+                if m in seen:
+                    pair = (m, seen[m], i)
+                seen[m] = i
+        if pair:  # naked pair: its two digits are in these two cells
+            m, a, b = pair
+            for j in unit:
+                if j != a and j != b and cands[j] & m:
+                    cands[j] &= ~m
+                    changed.append(j)
+        two = twice & ~thrice  # digits with exactly two places
+        if two & (two - 1):
+            places: dict[tuple[int, ...], int] = {}
+            while two:
+                low = two & -two
+                two ^= low
+                where = tuple(i for i in unit if cands[i] & low)
+                places[where] = places.get(where, 0) | low
+            for where, mask in places.items():
+                if _two(mask):  # hidden pair: two digits only in these two cells
+                    for i in where:
+                        if cands[i] & ~mask:
+                            cands[i] &= mask
+                            changed.append(i)
+    return changed
+
+
+def _two(x: int) -> bool:
+    """Exactly two bits set."""
+    y = x & (x - 1)
+    return bool(y) and not y & (y - 1)
+
+
 def _choices(board: Board):
-    """(label, [(cell, digit), ...]) of cells and unit places with two or three choices."""
-    for width in (2, 3):
+    """(label, [(cell, digit), ...]) of cells and unit places with few choices, fewest
+    first."""
+    for width in WIDTHS:
         for cell, mask in enumerate(board.cands):
             if not board.values[cell] and popcount(mask) == width:
                 yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
@@ -104,7 +144,8 @@ def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step
 
 
 def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
-    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+    """Every digit placed and candidate removed whichever option holds, as one step."""
+    placements, elims = [], []
     for i, mask in enumerate(board.cands):
         if board.values[i]:
             continue
@@ -114,17 +155,20 @@ def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
         if union == mask:
             continue
         if union & (union - 1) == 0:
-            v = union.bit_length()
-            text = (f"Either {said} ({label}); following singles from each, every one "
-                    f"makes {board.name(i)} {v}, so it is {v}.")
-            return Step("forcing chain", text, [c for c, _ in options] + [i],
-                        placements=[(i, v)], digits=[d for _, d in options])
-        elims = [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
-        text = (f"Either {said} ({label}); following singles from each, every one "
-                f"removes {describe_removal(board, elims)}, so it goes.")
-        return Step("forcing chain", text, [c for c, _ in options] + [i],
-                    eliminations=elims, digits=[d for _, d in options])
-    return None
+            placements.append((i, union.bit_length()))
+        else:
+            elims += [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
+    if not placements and not elims:
+        return None
+    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+    made = ", ".join(f"{board.name(i)} {v}" for i, v in placements)
+    results = ([f"makes {made}"] if placements else []) + (
+        [f"removes {describe_removal(board, elims)}"] if elims else [])
+    text = (f"Either {said} ({label}); following singles from each, every one "
+            f"{' and '.join(results)}, so that holds whichever is true.")
+    return Step("forcing chain", text,
+                [c for c, _ in options] + sorted({i for i, _ in placements + elims}),
+                placements=placements, eliminations=elims, digits=[d for _, d in options])
 
 
 def _trial_step(board: Board, cell: int, d: int) -> Step:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from services.solver.logic import (
+    als,
     chains,
     fish,
     forcing,
@@ -47,6 +48,8 @@ TECHNIQUES = [
     ("unique rectangle", 4.7, uniqueness.unique_rectangle),
     ("jellyfish", 5.0, partial(fish.fish, n=4)),
     ("AIC", 6.0, chains.aic),  # an X-chain (4.6) when its chain keeps to one digit
+    # easier to see than a long chain, but slower to look for: tried after chains
+    ("ALS-XZ", 5.5, als.als_xz),
 ]
 TRIAL = "trial and error"
 FROM_SOLUTION = "from the solution"

@@ -17,12 +17,17 @@ from services.solver.logic.board import (
 NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
-def naked_subset(board: Board, n: int) -> Step | None:
-    geo = board.lay.geo
-    for u, unit in enumerate(geo.units):
+def _open_units(board: Board, n: int):
+    """(unit, its open cells) of the units with more than n open cells: where a subset
+    of n can leave something to remove."""
+    for u, unit in enumerate(board.lay.geo.units):
         open_cells = [i for i in unit if not board.values[i]]
-        if len(open_cells) <= n:
-            continue
+        if len(open_cells) > n:
+            yield u, open_cells
+
+
+def naked_subset(board: Board, n: int) -> Step | None:
+    for u, open_cells in _open_units(board, n):
         small = [i for i in open_cells if popcount(board.cands[i]) <= n]
         for group in combinations(small, n):
             union = 0
@@ -44,11 +49,7 @@ def naked_subset(board: Board, n: int) -> Step | None:
 
 
 def hidden_subset(board: Board, n: int) -> Step | None:
-    geo = board.lay.geo
-    for u, unit in enumerate(geo.units):
-        open_cells = [i for i in unit if not board.values[i]]
-        if len(open_cells) <= n:
-            continue
+    for u, open_cells in _open_units(board, n):
         places = {}
         for d in range(1, board.size + 1):
             where = [i for i in open_cells if board.cands[i] & bit(d)]

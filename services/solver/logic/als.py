@@ -1,0 +1,100 @@
+"""Almost locked sets: n cells of one unit holding n + 1 digits between them.
+
+ALS-XZ: two such sets A and B share a digit x whose places in A all see its places in B
+(x is in at most one of them: a restricted common). Then neither set can lose a second
+digit: the one without x is locked, so for any other shared digit z, one of the two
+holds z, and z goes from every cell that sees all the z places of both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.solver.logic.board import (
+    Board,
+    Step,
+    describe_removal,
+    digits_of,
+    eliminations_step,
+    popcount,
+)
+
+MAX_CELLS = 4  # larger sets are rarely needed and hard for a person to see
+
+
+@dataclass(frozen=True)
+class Als:
+    cells: frozenset[int]
+    mask: int
+    unit: int
+    places: dict[int, frozenset[int]]  # digit -> its cells in the set
+    seen: dict[int, frozenset[int]]  # digit -> the cells that see all its places
+
+
+def almost_locked_sets(board: Board, max_cells: int = MAX_CELLS) -> list[Als]:
+    peers = board.lay.peer_sets
+    found: dict[frozenset[int], Als] = {}
+
+    def grow(u: int, cells: list[int], start: int, group: tuple[int, ...], mask: int):
+        n = len(group)
+        if n and mask.bit_count() == n + 1 and frozenset(group) not in found:
+            places, seen = {}, {}
+            for d in digits_of(mask):
+                where = frozenset(i for i in group if board.cands[i] & (1 << (d - 1)))
+                common = None
+                for i in where:
+                    common = peers[i] if common is None else common & peers[i]
+                places[d], seen[d] = where, common - set(group)
+            found[frozenset(group)] = Als(frozenset(group), mask, u, places, seen)
+        if n == max_cells:
+            return
+        for k in range(start, len(cells)):
+            wider = mask | board.cands[cells[k]]
+            if wider.bit_count() <= max_cells + 1:  # more digits can never be one too many
+                grow(u, cells, k + 1, group + (cells[k],), wider)
+
+    for u, unit in enumerate(board.lay.geo.units):
+        open_cells = [i for i in unit if not board.values[i]]
+        small = [i for i in open_cells if popcount(board.cands[i]) <= max_cells + 1]
+        if len(open_cells) > 1:
+            grow(u, small, 0, (), 0)
+    return list(found.values())
+
+
+def als_xz(board: Board) -> Step | None:
+    sets = almost_locked_sets(board)
+    by_digit: dict[int, list[int]] = {}
+    for k, s in enumerate(sets):
+        for d in s.places:
+            by_digit.setdefault(d, []).append(k)
+    for k, a in enumerate(sets):
+        for x in digits_of(a.mask):
+            for m in by_digit[x]:
+                b = sets[m]
+                if m <= k or a.cells & b.cells:
+                    continue
+                if not b.places[x] <= a.seen[x]:
+                    continue  # x could be in both
+                common = a.mask & b.mask & ~(1 << (x - 1))
+                elims = [(i, z) for z in digits_of(common)
+                         for i in sorted(a.seen[z] & b.seen[z])
+                         if i not in b.cells and not board.values[i]
+                         and board.cands[i] & (1 << (z - 1))]
+                if not elims:
+                    continue
+                zs = sorted({z for _, z in elims})
+                text = (f"{_say(board, a)}, and {_say(board, b)}. Their {x}s see each other, "
+                        f"so at most one of them holds {x}, and the other is locked: one of "
+                        f"them holds {' and '.join(map(str, zs))}, so "
+                        f"{describe_removal(board, elims)} can go.")
+                return eliminations_step("ALS-XZ", text, sorted(a.cells | b.cells), elims,
+                                         [x, *zs])
+    return None
+
+
+def _say(board: Board, s: Als) -> str:
+    ds = "".join(map(str, digits_of(s.mask)))
+    if len(s.cells) == 1:
+        return f"{board.name(next(iter(s.cells)))} holds {ds}"
+    return (f"in {board.unit_name(s.unit)} the cells {board.names(sorted(s.cells))} hold "
+            f"only {ds}, one digit more than cells")
