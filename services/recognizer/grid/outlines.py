@@ -291,8 +291,9 @@ def trimmed_outlines(binary: np.ndarray, corners: np.ndarray,
 TIED_RUNS = 2  # tied runs of rules tried each way
 
 
-NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus, with all "
-           "four corners in the picture")
+# Kind-neutral: the kind may have been left to find out, and no kind's grid was found.
+NO_GRID = ("no puzzle grid was found in the picture: photograph the whole puzzle, flat and "
+           "in focus, with all four corners in the picture")
 
 
 def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
