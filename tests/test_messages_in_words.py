@@ -4,17 +4,21 @@ jargon."""
 from __future__ import annotations
 
 import io
+import random
 import struct
 import zlib
 
 import pytest
 from PIL import Image
 
+from gridsight.synth.puzzles import make_sudoku
 from services.contracts import Corrections, Reading
 from services.corrections import CorrectionError, check_corrections
+from services.solver import solve_page
 from services.solver.conflicts import plain_clashes
 from services.solver.grid import geometry
 from tests.conftest import wait_for_job
+from tests.solver.test_solver_entries import page_reading
 from tests.test_gateway import assert_problem
 
 
@@ -108,3 +112,12 @@ def test_no_hints_for_a_puzzle_of_many_solutions_says_so_in_words(client):
     job = wait_for_job(client, response.json()["id"])
     detail = assert_problem(client.post(f"/v1/jobs/{job['id']}/hint"), 409)["detail"]
     assert "it has more than one solution" in detail and "verdict" not in detail
+
+
+def test_one_wrong_digit_is_counted_in_words():
+    givens, solution = make_sudoku(random.Random(3))
+    r, c = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    entries = [[0] * 9 for _ in range(9)]
+    entries[r][c] = solution[r][c] % 9 + 1
+    result = solve_page(page_reading(givens, entries))
+    assert result.message.endswith("; one of your digits contradicts the solution")

@@ -209,12 +209,15 @@ def with_unseen_mistakes(result: SolveResult, written) -> SolveResult:
                 doubts.append(entry_doubt(written.entries, r, c, v, right))
     if not doubts:
         return result
-    seen = ("digit(s) that may be your own" if written.second_ink else
-            "mark(s) read as blank that may be digits")
+    one = len(doubts) == 1
+    seen = (("digit that may be your own contradicts" if one else
+             "digits that may be your own contradict") if written.second_ink else
+            ("mark read as blank that may be a digit contradicts" if one else
+             "marks read as blank that may be digits contradict"))
     return result.model_copy(update={
         "uncertain": result.uncertain + doubts,
         "status": "needs_review" if result.status == "solved" else result.status,
-        "message": result.message + f"; {len(doubts)} {seen} contradict the solution"})
+        "message": result.message + f"; {len(doubts)} {seen} the solution"})
 
 
 def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> SolveResult:
@@ -273,7 +276,8 @@ def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> Solv
                 "with the solution" if one else f"; check {len(doubtful)} of your digits "
                 "(amber): they were hard to read and disagree with the solution")
         if update["wrong_entries"] and not update.get("entries_used"):
-            update["message"] = (update.get("message", result.message)
-                                 + f"; {len(update['wrong_entries'])} of "
-                                 "your digits contradict the solution")
+            wrong = len(update["wrong_entries"])
+            update["message"] = update.get("message", result.message) + (
+                "; one of your digits contradicts the solution" if wrong == 1 else
+                f"; {wrong} of your digits contradict the solution")
     return result.model_copy(update=update)
