@@ -242,7 +242,8 @@ def print_only_table(folder: Path, limit: int) -> None:
 
 def check_answer(reading, labels: np.ndarray) -> Counter:
     """Counts for one photo: its answer against the solution its labelled digits extend
-    to, and entries listed wrong although the labels agree with that solution."""
+    to, and entries listed wrong although the labels agree with that solution or label
+    the cell as pencil notes."""
     counts = Counter()
     digits = np.where(labels == NOTES, 0, labels)
     truth = solve_puzzle({"kind": "sudoku", "givens": digits.tolist()})
@@ -260,7 +261,9 @@ def check_answer(reading, labels: np.ndarray) -> Counter:
     status = "solved" if result.status == "solved" else "review"
     counts[result.status] += 1
     counts[f"{status} right"] += right
-    alarms = sum(1 for w in result.wrong_entries if labels[w.row, w.col] == solution[w.row, w.col])
+    # A right digit, or pencil notes, listed as a wrong digit.
+    alarms = sum(1 for w in result.wrong_entries
+                 if labels[w.row, w.col] in (solution[w.row, w.col], NOTES))
     counts["false alarms"] += alarms
     counts["photos with false alarms"] += alarms > 0
     return counts

@@ -15,6 +15,10 @@ Kind = Literal["sudoku", "killer", "nonogram"]
 RequestedKind = Literal["auto", "sudoku", "killer", "nonogram"]
 JobStatus = Literal["queued", "recognizing", "solving", "solved", "needs_review", "failed"]
 Verdict = Literal["unique", "none", "multiple", "unknown"]
+# A verdict as a person is told it (what a hint needs is one solution).
+VERDICT_WORDS = {"unique": "it has one solution", "none": "it has no solution",
+                 "multiple": "it has more than one solution",
+                 "unknown": "it was not solved in time"}
 Symbols = Literal["digits", "hex", "letters"]
 Point = tuple[float, float]
 Cell = tuple[int, int]

@@ -22,8 +22,17 @@ def place(row: int, col: int) -> str:
     return f"row {row + 1}, column {col + 1}"
 
 
+def outside(field: str, fix, n: int) -> str:
+    """A fix whose place is no cell of the n x n grid, as its JSON wrote it: the place of
+    a cell that does not exist cannot be said in words, and "row 10" for a "row": 9 sent
+    would count differently from the JSON."""
+    return (f'{field}: "row": {fix.row}, "col": {fix.col} is outside the {n}x{n} grid '
+            f'("row" and "col" count from 0, to {n - 1})')
+
+
 def check_corrections(reading: Reading, fixes: Corrections) -> None:
-    """CorrectionError, in words with 1-based rows and columns, unless the fixes can hold."""
+    """CorrectionError, in words with 1-based rows and columns, unless the fixes can hold
+    (a place outside the grid is given as its JSON wrote it, 0-based)."""
     if reading.kind == "nonogram":
         problems = clue_problems(reading, fixes)
         if problems:
@@ -34,7 +43,7 @@ def check_corrections(reading: Reading, fixes: Corrections) -> None:
     seen: dict[tuple[int, int], int] = {}
     for fix in fixes.cells:
         if fix.row >= n or fix.col >= n:
-            problems.append(f"{place(fix.row, fix.col)} is outside the {n}x{n} grid")
+            problems.append(outside("cells", fix, n))
         elif fix.value > n:
             problems.append(f"{place(fix.row, fix.col)}: {fix.value} is not a digit 1-{n} "
                             "(or 0 for blank)")
@@ -64,12 +73,15 @@ def check_corrections(reading: Reading, fixes: Corrections) -> None:
     for fix in fixes.walls:
         if fix.row >= n or fix.col >= n or (fix.side == "right" and fix.col >= n - 1) or (
                 fix.side == "down" and fix.row >= n - 1):
-            problems.append(f"there is no inner wall {fix.side} of {place(fix.row, fix.col)}")
+            problems.append(f'walls: "row": {fix.row}, "col": {fix.col}, "side": '
+                            f'"{fix.side}" is no inner wall of the {n}x{n} grid ("row" and '
+                            f'"col" count from 0; a wall "right" needs "col" 0 to {n - 2}, '
+                            f'one "down" needs "row" 0 to {n - 2})')
     if not problems and reading.kind == "killer":
         problems += impossible_sums(reading, fixes)
     elif reading.kind == "killer":
-        problems += [f"cage sum at {place(f.row, f.col)} is outside the grid"
-                     for f in fixes.cage_sums if f.row >= n or f.col >= n]
+        problems += [outside("cage_sums", f, n) for f in fixes.cage_sums
+                     if f.row >= n or f.col >= n]
     if problems:
         raise CorrectionError("; ".join(problems))
 
@@ -87,8 +99,10 @@ def clue_problems(reading: Reading, fixes: Corrections) -> list[str]:
     for fix in fixes.clues:
         where = line_name(fix.line, fix.index)
         if fix.index >= counts[fix.line]:
-            problems.append(f"there is no {where}: the nonogram has {counts[fix.line]} "
-                            f"{'rows' if fix.line == 'row' else 'columns'}")
+            lines = "rows" if fix.line == "row" else "columns"
+            problems.append(f'clues: "line": "{fix.line}", "index": {fix.index} is no line of '
+                            f"the nonogram: its {counts[fix.line]} {lines} have \"index\" 0 "
+                            f"to {counts[fix.line] - 1} (counted from 0)")
             continue
         runs = runs_of(fix.clue)
         if 0 in runs:
@@ -141,7 +155,7 @@ def impossible_sums(reading: Reading, fixes: Corrections) -> list[str]:
     problems = []
     for fix in fixes.cage_sums:
         if fix.row >= n or fix.col >= n:
-            problems.append(f"cage sum at {place(fix.row, fix.col)} is outside the grid")
+            problems.append(outside("cage_sums", fix, n))
             continue
         if fix.value > n * (n + 1) // 2:
             problems.append(f"cage sum {fix.value} at {place(fix.row, fix.col)} is larger "

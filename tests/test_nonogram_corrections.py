@@ -43,7 +43,8 @@ def fixes(*clues: dict) -> Corrections:
 
 @pytest.mark.parametrize("clue, words", [
     ({"line": "row", "index": 10, "clue": [1]},
-     "there is no row 11: the nonogram has 10 rows"),
+     'clues: "line": "row", "index": 10 is no line of the nonogram: its 10 rows have '
+     '"index" 0 to 9 (counted from 0)'),
     ({"line": "col", "index": 3, "clue": [5, 5]},
      "column 4: 5 5 needs 11 cells, and the line has 10"),
     ({"line": "row", "index": 0, "clue": [0, 2]},

@@ -1,5 +1,6 @@
 """On a page a person wrote on, the drawn picture gives the answer beside their digit:
-a wrong digit is crossed out with the right one written in, a doubtful one gets it too."""
+a wrong digit is crossed out with the right one written in, a doubtful one gets it too,
+and pencil notes read as a digit are a doubt, never a wrong digit."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import random
 import numpy as np
 from PIL import Image
 
+from gridsight.synth.half_solved import half_solved_page
 from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SolveResult, Suspect, WrongEntry
-from services.gateway.overlay import SOLUTION_RGB, draw_overlay
+from services.gateway.overlay import SOLUTION_RGB, UNCERTAIN_RGB, WRONG_RGB, draw_overlay
+from services.solver import solve_page
 from tests.test_overlay import FONT, certain_cells, png, quads_from_lattice
 
 TOP_RIGHT = (0.55, 0.04, 0.96, 0.45)  # of a cell: left, top, right, bottom
@@ -52,3 +55,70 @@ def test_a_wrong_digit_is_crossed_out_and_a_doubtful_one_gets_the_answer_beside_
     for r, c in (wrong_at, doubt_at):
         assert blue_in_corner(drawn, lattice, r, c) > 20
         assert blue_in_corner(png(picture), lattice, r, c) == 0
+
+
+def colour_in_cell(drawn: bytes, lattice, row: int, col: int, colour) -> int:
+    """Pixels of `colour` anywhere in the cell."""
+    image = np.asarray(Image.open(io.BytesIO(drawn)).convert("RGB")).astype(int)
+    lat = np.asarray(lattice, float)
+    (x0, y0), (x1, y1) = lat[row, col], lat[row + 1, col + 1]
+    part = image[int(y0):int(y1), int(x0):int(x1)]
+    return int((np.abs(part - colour).sum(axis=-1) < 60).sum())
+
+
+def test_amber_cells_the_picture_does_not_answer_get_the_answer_beside_them():
+    """A doubtful reading of the person's own digit (the print view unsure it is blank)
+    and a printed digit read unsure: their cells show what they hold, so the answer is
+    written beside it, never left out."""
+    givens, solution = make_sudoku(random.Random(72))
+    entry_at = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    given_at = next((r, c) for r in range(9) for c in range(9) if givens[r][c])
+    page = [row[:] for row in givens]
+    entries = [[0] * 9 for _ in range(9)]
+    (er, ec), (gr, gc) = entry_at, given_at
+    page[er][ec] = entries[er][ec] = solution[er][ec]
+    picture = render_sudoku(page, font=FONT, seed=72)
+    lattice = picture.info["lattice"]
+    reading = Reading(kind="sudoku", cells=certain_cells(givens), image_size=picture.size,
+                      cell_quads=quads_from_lattice(lattice))
+    result = SolveResult(
+        kind="sudoku", size=9, status="needs_review", verdict="unique", solution=solution,
+        puzzle={"kind": "sudoku", "size": 9, "givens": givens}, entries=entries,
+        uncertain=[Suspect(what="cell", row=er, col=ec, read=0, chosen=0, read_prob=0.7,
+                           chosen_prob=0.7),
+                   Suspect(what="cell", row=gr, col=gc, read=givens[gr][gc],
+                           chosen=givens[gr][gc], read_prob=0.7, chosen_prob=0.7)])
+    drawn = draw_overlay(png(picture), reading, result)
+    for r, c in (entry_at, given_at):
+        assert blue_in_corner(drawn, lattice, r, c) > 20, (r, c)
+        assert colour_in_cell(drawn, lattice, r, c, UNCERTAIN_RGB) > 20, (r, c)
+
+
+def test_pencil_notes_read_as_a_digit_are_no_wrong_digit_and_get_the_answer_beside():
+    """A cell read as the person's digit whose kind reading leaves pencil notes likely
+    (as real photos' notes read as one digit do, at 0.13 and 0.17) is no mistake to
+    cross out: it is a doubt, in amber, with the answer beside what the cell holds."""
+    page = half_solved_page(73, notes_share=0.2, entry_share=0.3, cell_px=64)
+    r, c = page.notes[0]
+    misread = page.solution[r][c] % 9 + 1
+    kind = {"blank": [0.97, 0.01, 0.01, 0.01], "printed": [0.01, 0.97, 0.01, 0.01],
+            "entry": [0.01, 0.01, 0.97, 0.01], "notes": [0.01, 0.01, 0.01, 0.97]}
+    kinds = [[kind["printed" if page.givens[i][j] else "entry" if page.entries[i][j] else
+                   "notes" if (i, j) in page.notes else "blank"] for j in range(9)]
+             for i in range(9)]
+    kinds[r][c] = [0.0, 0.0, 0.83, 0.17]
+    read_entries = [row[:] for row in page.entries]
+    read_entries[r][c] = misread
+    lattice = page.image.info["lattice"]
+    reading = Reading(kind="sudoku", cells=certain_cells(page.givens), cell_kinds=kinds,
+                      entries=certain_cells(read_entries), image_size=page.image.size,
+                      cell_quads=quads_from_lattice(lattice))
+    result = solve_page(reading)
+    assert result.solution == page.solution
+    assert result.wrong_entries == [] and result.status == "needs_review"
+    assert [(s.row, s.col, s.read, s.chosen) for s in result.uncertain] == [
+        (r, c, misread, page.solution[r][c])]
+    drawn = draw_overlay(png(page.image), reading, result)
+    assert colour_in_cell(drawn, lattice, r, c, WRONG_RGB) == 0  # not crossed out
+    assert colour_in_cell(drawn, lattice, r, c, UNCERTAIN_RGB) > 20
+    assert blue_in_corner(drawn, lattice, r, c) > 20

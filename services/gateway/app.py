@@ -25,6 +25,7 @@ from services.gateway.problems import (
     HEADERS_TOO_LARGE,
     MAX_HEADER_BYTES,
     ProblemError,
+    amount_of_bytes,
     install_problem_handlers,
     problem_response,
 )
@@ -41,20 +42,22 @@ MULTIPART_FRAMING = 64 * 1024
 
 
 def body_limit(scope, settings: Settings) -> tuple[int, str]:
-    """The most bytes a request's body may have, and what it is called in the 413."""
+    """The most bytes a request's body may have, and the 413's words for it."""
     if scope["method"] == "POST" and scope["path"].rstrip("/") == "/v1/jobs":
         content_type = dict(scope["headers"]).get(b"content-type", b"").lower()
         if content_type.startswith(b"multipart/"):
-            return settings.max_upload_bytes + MULTIPART_FRAMING, "uploads"
-        return settings.max_puzzle_bytes, "typed-in puzzles"
-    return settings.max_body_bytes, "request bodies"
+            return (settings.max_upload_bytes + MULTIPART_FRAMING, "pictures are limited to "
+                    f"{amount_of_bytes(settings.max_upload_bytes)}")
+        return settings.max_puzzle_bytes, ("typed-in puzzles are limited to "
+                                           f"{amount_of_bytes(settings.max_puzzle_bytes)}")
+    return settings.max_body_bytes, ("request bodies are limited to "
+                                     f"{amount_of_bytes(settings.max_body_bytes)}")
 
 
 class BodyTooLarge(ProblemError):
-    def __init__(self, limit: int, what: str):
+    def __init__(self, limit: int, words: str):
         # Closing the connection stops the client sending the rest of the body.
-        super().__init__(413, "Request too large", f"{what} are limited to {limit} bytes",
-                         headers={"Connection": "close"})
+        super().__init__(413, "Request too large", words, headers={"Connection": "close"})
 
 
 class LimitBody:
@@ -99,7 +102,8 @@ class LimitBody:
                 raise ProblemError(408, "Request body too slow",
                                    f"the body must arrive with no pause of "
                                    f"{settings.body_idle_seconds:g} s and at "
-                                   f"{settings.body_min_bytes_per_second} bytes/s at least",
+                                   f"{amount_of_bytes(settings.body_min_bytes_per_second)}/s "
+                                   "at least",
                                    headers={"Connection": "close"}) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))

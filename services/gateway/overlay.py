@@ -9,8 +9,11 @@ solver or a person changed, a mark taken for blank) the cell is painted over wit
 paper colour first, and the digit the answer uses is drawn instead: red when the solver
 chose it, blue like the solution when a person typed it. On a half-solved page the cells
 the person filled in keep their own digits (no solution is drawn over them), and each of
-their digits that contradicts the solution is outlined and struck through in red. Nothing
-is drawn outside the cells it concerns.
+their digits that contradicts the solution is outlined and struck through in red, with the
+right digit written small beside it. A marked cell whose answer the picture does not show
+in full (a doubtful digit of the person's, pencil notes read as one, a print read unsure)
+gets the answer written beside what it holds in the same way. Nothing is drawn outside
+the cells it concerns.
 
 Pictures are drawn at most `max_side` pixels long (screens need no more), and JPEG
 uploads are then decoded at a reduced scale, which makes a 12 MP photo cheap. Memory is
@@ -78,12 +81,14 @@ def draw_on(picture: Image.Image, reading: Reading, result: SolveResult,
     solution = solution_grid(result, reading.size)
     height = KILLER_DIGIT_HEIGHT if result.kind == "killer" else DIGIT_HEIGHT
     canvas = np.asarray(picture).copy()
+    answered = set()  # cells whose answer is drawn in full
     for row, col, value, colour, cover in digits_to_draw(reading, result, solution,
                                                           corrections):
         if cover:
             paint_over(canvas, quads[row, col])
         paint_digit(canvas, quads[row, col], symbol_text(value, result.symbols), colour,
                     height)
+        answered.add((row, col))
     n = reading.size
     wrong = {(w.row, w.col) for w in result.wrong_entries if 0 <= w.row < n and 0 <= w.col < n}
     for suspect, colour in marked_cells(result):
@@ -95,10 +100,13 @@ def draw_on(picture: Image.Image, reading: Reading, result: SolveResult,
             ring_sum(canvas, quad, colour)
         elif suspect.what == "cell":
             outline_cell(canvas, quad, colour)
-            if doubted_entry(result, suspect):
-                # The person's digit stays as they wrote it; the answer goes beside it.
+            answer = solution[suspect.row][suspect.col]
+            if (suspect.row, suspect.col) not in answered and answer:
+                # A reading to check still shows the answer: what the cell holds (the
+                # person's digit, their notes, a print read unsure) stays as it is, and
+                # the answer goes beside it, inside the outline that asks for a look.
                 paint_digit(canvas, cell_part(quad, RIGHT_DIGIT_BOX), symbol_text(
-                    suspect.chosen, result.symbols), SOLUTION_RGB)
+                    answer, result.symbols), SOLUTION_RGB)
         else:
             mark_wall(canvas, quad, suspect.what, colour)
     for w in sorted(result.wrong_entries, key=lambda w: (w.row, w.col)):
@@ -113,15 +121,8 @@ def draw_on(picture: Image.Image, reading: Reading, result: SolveResult,
     return encode(Image.fromarray(canvas), fmt)
 
 
-RIGHT_DIGIT_BOX = (0.55, 0.04, 0.96, 0.45)  # where a wrong entry's right digit is written
-
-
-def doubted_entry(result: SolveResult, suspect: Suspect) -> bool:
-    """A doubtful reading of the person's own digit that the solution contradicts: its
-    cell shows their digit, not the answer."""
-    entries = result.entries or []
-    return (suspect in result.uncertain and suspect.chosen and suspect.read != suspect.chosen
-            and suspect.row < len(entries) and bool(entries[suspect.row][suspect.col]))
+# Where the answer is written beside what a cell holds (a wrong or doubtful digit).
+RIGHT_DIGIT_BOX = (0.55, 0.04, 0.96, 0.45)
 
 
 NONOGRAM_INSET = 0.12  # share of the cell left clear round a filled square

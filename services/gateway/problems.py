@@ -21,8 +21,20 @@ EXCERPT_CHARS = 40
 MAX_LISTED_ERRORS = 10
 MAX_MESSAGE_CHARS = 200
 MAX_HEADER_BYTES = 16 * 1024  # all request headers together
+
+
+def amount_of_bytes(n: int) -> str:
+    """A size as people read it: "10 MB", "256 KB" (binary units, as file managers
+    count), not 10485760 bytes."""
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
+
+
 HEADERS_TOO_LARGE = Problem(status=431, title="Headers too large",
-                            detail=f"request headers are limited to {MAX_HEADER_BYTES} bytes")
+                            detail="request headers are limited to "
+                            f"{amount_of_bytes(MAX_HEADER_BYTES)}")
 
 
 def excerpt(value: object, chars: int = EXCERPT_CHARS) -> str:

@@ -6,7 +6,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from services.solver.errors import PuzzleError
-from services.solver.grid import cell_name
+from services.solver.grid import json_cell, ordinal
 
 # Beyond this many digit sets a cage gets a plain sum constraint instead of one
 # choice per digit set (large cages in 16x16 and 25x25 grids have thousands).
@@ -39,24 +39,25 @@ def check_cages(cages: list[tuple[list[tuple[int, int]], int]], size: int) -> No
     """PuzzleError, in words, unless the cages partition the grid into valid cages."""
     owner: dict[tuple[int, int], int] = {}
     for k, (cells, total) in enumerate(cages):
-        label = f"cage {k + 1} (sum {total})"
+        label = f"the {ordinal(k + 1)} cage (sum {total})"
         if not cells:
             raise PuzzleError(f"{label} has no cells")
         for r, c in cells:
             if not (0 <= r < size and 0 <= c < size):
-                raise PuzzleError(f"{label} has cell ({r},{c}) outside the "
-                                  f"{size}x{size} grid (rows and columns count from 0)")
+                raise PuzzleError(f"{label} has cell [{r}, {c}], outside the "
+                                  f"{size}x{size} grid: [row, col] count from 0, to "
+                                  f"{size - 1}")
             if (r, c) in owner:
                 other = owner[(r, c)]
                 if other == k:
-                    raise PuzzleError(f"{label} lists cell {cell_name(r, c)} twice")
-                raise PuzzleError(f"cages {other + 1} and {k + 1} overlap at cell "
-                                  f"{cell_name(r, c)}")
+                    raise PuzzleError(f"{label} lists cell {json_cell(r, c)} twice")
+                raise PuzzleError(f"the {ordinal(other + 1)} and {ordinal(k + 1)} cages "
+                                  f"overlap at cell {json_cell(r, c)}")
             owner[(r, c)] = k
         if not connected(cells):
             raise PuzzleError(f"{label} is not connected: its cells "
-                              f"{', '.join(cell_name(r, c) for r, c in cells)} do not touch "
-                              f"side by side")
+                              f"{', '.join(json_cell(r, c) for r, c in cells)} do not "
+                              "touch side by side")
         if len(cells) > size:
             raise PuzzleError(f"{label} has {len(cells)} cells, but the digits of a cage "
                               f"differ, so it holds at most {size}")
@@ -67,7 +68,7 @@ def check_cages(cages: list[tuple[list[tuple[int, int]], int]], size: int) -> No
                               f"{total} (possible sums are {low}..{high})")
     missing = [(r, c) for r in range(size) for c in range(size) if (r, c) not in owner]
     if missing:
-        shown = ", ".join(cell_name(r, c) for r, c in missing[:8])
+        shown = ", ".join(json_cell(r, c) for r, c in missing[:8])
         more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
         raise PuzzleError(f"cages must cover the grid; cells not in any cage: {shown}{more}")
     expected = size * (size + 1) // 2 * size

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from services.solver.grid import Geometry
+from services.solver.grid import Geometry, cell_name
 from services.solver.sudoku import Cages, OneHotModel, solver_parameters
 
 MAX_SHRINK_SECONDS = 2.0
@@ -24,9 +24,10 @@ NOT_NARROWED = ("no solution fits, and the clash could not be narrowed down to a
                 "readings in time")
 
 
-def cell_name(r: int, c: int) -> str:
-    """A cell as people say it: 1-based row and column, spelled out."""
-    return f"row {r + 1}, column {c + 1}"
+def cage_name(cells: list[int], total: int, n: int) -> str:
+    """A cage as a person finds it on the page: by its sum and its first cell (the JSON's
+    list order means nothing on a picture)."""
+    return f"the cage of sum {total} at {cell_name(*divmod(min(cells), n))}"
 
 
 @dataclass
@@ -58,15 +59,15 @@ def plain_conflicts(geo: Geometry, givens: list[list[int]] | None,
                     at = " and ".join(cell_name(i // n, i % n) for i in cells)
                     out.append(Conflict(f"{name} has {len(cells)} {v}s, at {at}",
                                         [divmod(i, n) for i in cells]))
-    for k, (cells, total) in enumerate(cages or ()):
+    for cells, total in cages or ():
         shown = [(i, givens[i // n][i % n]) for i in cells if givens and givens[i // n][i % n]]
         digits = [v for _, v in shown]
         if len(set(digits)) != len(digits):
-            out.append(Conflict(f"cage {k + 1} (sum {total}) is given the same digit twice",
+            out.append(Conflict(f"{cage_name(cells, total, n)} is given the same digit twice",
                                 [divmod(i, n) for i, _ in shown]))
         elif shown and sum(digits) + _least(len(cells) - len(shown), set(digits), n) > total:
             at = " and ".join(f"{v} at {cell_name(i // n, i % n)}" for i, v in shown)
-            out.append(Conflict(f"cage {k + 1} (sum {total}) is given {at}, too much for its "
+            out.append(Conflict(f"{cage_name(cells, total, n)} is given {at}, too much for its "
                                 "sum", [divmod(i, n) for i, _ in shown]))
     return out
 
@@ -87,8 +88,7 @@ def infeasible_core(geo: Geometry, givens: list[list[int]] | None, cages: Cages 
         facts += [(f"the {v} at {cell_name(r, c)}", ("given", r * n + c, v))
                   for r, row in enumerate(givens) for c, v in enumerate(row) if v]
     if cages:
-        facts += [(f"cage {k + 1} (sum {t}) at {cell_name(cells[0] // n, cells[0] % n)}",
-                   ("cage", cells, t)) for k, (cells, t) in enumerate(cages)]
+        facts += [(cage_name(cells, t, n), ("cage", cells, t)) for cells, t in cages]
 
     def infeasible(keep: list[int]) -> bool | None:
         left = time_limit - (time.perf_counter() - started)

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 
 from services.contracts import Cage, KillerPuzzle, NonogramPuzzle, SudokuPuzzle
 from services.solver.errors import PuzzleError
-from services.solver.grid import MAX_SIZE, MIN_SIZE
+from services.solver.grid import MAX_SIZE, MIN_SIZE, ordinal
 from services.solver.nonogram import check_nonogram
 from services.solver.solve import check_grid_puzzle
 
@@ -174,12 +174,13 @@ def _killer_from_json(obj: dict) -> KillerPuzzle:
     parsed = []
     for k, cage in enumerate(cages):
         if not isinstance(cage, dict) or "cells" not in cage:
-            raise PuzzleError(f"cage {k + 1} must be an object with \"sum\" and \"cells\"")
+            raise PuzzleError(f"the {ordinal(k + 1)} cage must be an object with \"sum\" "
+                              "and \"cells\"")
         total = _first(cage, "sum", "total", "target")
         cells = cage["cells"]
         if not isinstance(cells, list) or not all(
                 isinstance(c, list | tuple) and len(c) == 2 for c in cells):
-            raise PuzzleError(f"cage {k + 1}: cells must be [row, col] pairs")
+            raise PuzzleError(f"the {ordinal(k + 1)} cage: cells must be [row, col] pairs")
         parsed.append(Cage(sum=total, cells=[tuple(c) for c in cells]))
     size = obj.get("size") or _size_from_cages(parsed)
     givens = obj.get("givens")

@@ -84,10 +84,23 @@ def check_givens(givens: list[list[int]] | None, size: int, what: str = "givens"
             raise PuzzleError(f"{what}: row {r + 1} has {len(row)} cells, expected {size}")
         for c, v in enumerate(row):
             if not isinstance(v, int) or v < 0 or v > size:
-                raise PuzzleError(f"{what}: cell ({r + 1},{c + 1}) holds {v!r}; "
+                raise PuzzleError(f"{what}: {cell_name(r, c)} holds {v!r}; "
                                   f"digits must be 1..{size} (0 for blank)")
 
 
 def cell_name(r: int, c: int) -> str:
-    """A cell as people count: 1-based (row, column)."""
-    return f"({r + 1},{c + 1})"
+    """A cell as people count: 1-based, spelled out."""
+    return f"row {r + 1}, column {c + 1}"
+
+
+def json_cell(r: int, c: int) -> str:
+    """A cell of a typed-in puzzle as its JSON writes it, 0-based [row, col], with the
+    words a person counts in."""
+    return f"[{r}, {c}] ({cell_name(r, c)})"
+
+
+def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st: the k-th of a list as people
+    count, where the JSON list itself counts from 0."""
+    tail = "th" if k % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{tail}"

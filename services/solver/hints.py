@@ -6,7 +6,14 @@ the solution contradicts is named first: every step after it would build on a mi
 
 from __future__ import annotations
 
-from services.contracts import Difficulty, KillerPuzzle, SolveResult, SudokuPuzzle, WrongEntry
+from services.contracts import (
+    VERDICT_WORDS,
+    Difficulty,
+    KillerPuzzle,
+    SolveResult,
+    SudokuPuzzle,
+    WrongEntry,
+)
 from services.solver.errors import PuzzleError
 from services.solver.grid import cell_name, check_givens, geometry
 from services.solver.logic import Board, Step, next_step, solve_path
@@ -40,8 +47,8 @@ def solution_of(puzzle: SudokuPuzzle | KillerPuzzle, time_limit: float = 10.0) -
              if isinstance(puzzle, KillerPuzzle) else None)
     answer = solve_grid(geometry(puzzle.size, box), puzzle.givens, cages, time_limit)
     if answer.verdict != "unique":
-        raise PuzzleError(f"hints need a puzzle with one solution; this one's verdict is "
-                          f"{answer.verdict}")
+        raise PuzzleError("hints need a puzzle with exactly one solution, and "
+                          f"{VERDICT_WORDS[answer.verdict]}")
     return answer.solution
 
 
@@ -54,9 +61,8 @@ def wrong_entry_steps(entries: Grid | None, solution: Grid,
                  for r, row in enumerate(entries or []) for c, v in enumerate(row)
                  if v and solution[r][c] != v]
     return [{"technique": "wrong entry",
-             "text": f"The {w.written} in {cell_name(w.row, w.col)} (row {w.row + 1}, column "
-                     f"{w.col + 1}) is wrong: the solution has {w.correct} there. Rub it out "
-                     f"before going on.",
+             "text": f"The {w.written} in {cell_name(w.row, w.col)} is wrong: the solution "
+                     f"has {w.correct} there. Rub it out before going on.",
              "cells": [[w.row, w.col]], "digits": [w.written], "placements": [],
              "eliminations": [{"row": w.row, "col": w.col, "value": w.written}]}
             for w in wrong]

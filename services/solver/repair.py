@@ -151,15 +151,15 @@ def cell_options(reading: Reading, fixed: dict[tuple[int, int], int]) -> list[Op
     for r, row in enumerate(reading.cells):
         for c, probs in enumerate(row):
             if len(probs) != n + 1 or any(p < 0 or p != p for p in probs):
-                raise PuzzleError(f"cell {cell_name(r, c)} needs {n + 1} probabilities "
-                                  f"(blank, 1..{n}) that are not negative")
+                raise PuzzleError(f"cells[{r}][{c}] ({cell_name(r, c)}) needs {n + 1} "
+                                  f"probabilities (blank, 1..{n}) that are not negative")
             total = sum(probs) or 1.0
             ranked = sorted(((v, p / total) for v, p in enumerate(probs)),
                             key=lambda vp: -vp[1])
             if (r, c) in fixed:
                 v = fixed[(r, c)]
                 if not 0 <= v <= n:
-                    raise PuzzleError(f"fixed cell {cell_name(r, c)}: {v} is not 0..{n}")
+                    raise PuzzleError(f"the fixed {cell_name(r, c)}: {v} is not 0..{n}")
                 out.append(Options("cell", r, c, [(v, 1.0)], True, ranked))
                 continue
             kept = [vp for vp in ranked if vp[1] >= PRUNE_PROB] or ranked[:1]

@@ -37,7 +37,8 @@ def test_unreadable_bytes(data, advice):
     Image.fromarray(np.random.default_rng(0).integers(0, 256, (480, 640, 3), dtype=np.uint8)),
 ], ids=["black", "white", "text", "noise"])
 def test_no_grid(image):
-    with pytest.raises(RecognitionError, match="no sudoku grid found: photograph the whole"):
+    with pytest.raises(RecognitionError, match="no puzzle grid was found in the picture: "
+                       "photograph the whole"):
         recognize(to_bytes(image))
 
 

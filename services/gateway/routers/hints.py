@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Query
 
-from services.contracts import Hints
+from services.contracts import VERDICT_WORDS, Hints
 from services.gateway.dependencies import get_store, limit_read_rate, require_api_key
 from services.gateway.ownership import OwnedJobId
 from services.gateway.problems import ProblemError
@@ -59,8 +59,8 @@ def hint(job_id: OwnedJobId, whole: bool = Query(False, alias="all",
                            "come for very large grids)")
     if path is None:
         raise ProblemError(409, "No hints",
-                           "hints need a puzzle with exactly one solution; this job's "
-                           f"verdict is {result.verdict}: correct the reading first")
+                           "hints need a puzzle with exactly one solution, and as read "
+                           f"{VERDICT_WORDS[result.verdict]}: correct the reading first")
     steps = path["steps"]
     return Hints(revision=job.revision, rating=path["rating"],
                  steps=steps if whole else steps[:1], remaining=len(steps))

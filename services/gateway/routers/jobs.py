@@ -30,7 +30,7 @@ from services.gateway.dependencies import (
     settings_dep,
 )
 from services.gateway.ownership import OwnedJobId, job_not_found, new_owned_job_id
-from services.gateway.problems import PROBLEM_JSON, ProblemError, excerpt
+from services.gateway.problems import PROBLEM_JSON, ProblemError, amount_of_bytes, excerpt
 from services.gateway.waiting import job_events
 from services.jobs import FINAL_STATES, JobNotFound, JobStore
 from services.queue import typed_puzzle_queue
@@ -110,7 +110,8 @@ def check_image(data: bytes, settings: Settings) -> None:
         raise ProblemError(422, "Empty upload", "the image field holds no bytes")
     if len(data) > settings.max_upload_bytes:
         raise ProblemError(413, "Upload too large",
-                           f"images are limited to {settings.max_upload_bytes} bytes")
+                           f"this picture is {amount_of_bytes(len(data))}; pictures are "
+                           f"limited to {amount_of_bytes(settings.max_upload_bytes)}")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -118,8 +119,10 @@ def check_image(data: bytes, settings: Settings) -> None:
                 fmt, (width, height) = img.format, img.size
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ProblemError(413, "Image too large",
-                           f"the image claims more than {settings.max_image_pixels} pixels; "
-                           "send a smaller picture") from exc
+                           "the picture has more than "
+                           f"{(Image.MAX_IMAGE_PIXELS or 0) / 1e6:.0f} megapixels, and a "
+                           f"picture may have {settings.max_image_pixels / 1e6:g}; send a "
+                           "smaller picture") from exc
     except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise ProblemError(415, "Not a supported image",
                            "send a JPEG, PNG, WebP, BMP or TIFF photo or screenshot") from exc
@@ -192,7 +195,8 @@ async def create_job(request: Request, response: Response,
         body = await request.body()
         if len(body) > settings.max_puzzle_bytes:
             raise ProblemError(413, "Puzzle too large",
-                               f"puzzles are limited to {settings.max_puzzle_bytes} bytes")
+                               "typed-in puzzles are limited to "
+                               f"{amount_of_bytes(settings.max_puzzle_bytes)}")
         text = body.decode("utf-8", errors="replace")
         kind = request.query_params.get("kind", "auto")
         if content_type == "application/json":

@@ -18,7 +18,8 @@ from services.gateway.routers.jobs import PROBLEM_RESPONSES, find_job, queue_or_
 from services.jobs import FINAL_STATES
 
 CORRECTIONS_RULE = """\
-Rows and columns are 0-based here; messages count them from 1, as people do.
+Rows and columns are 0-based here; messages count them from 1, as people do ("row 1,
+column 3"), except a place outside the grid, which they give as sent (`"row": 9`).
 
 The rule: **what a person typed is certain**, and confident readings (90 % and more) are
 never rewritten to make room for it. Only readings the recognizer was unsure of may still

@@ -274,8 +274,9 @@ def trimmed_outlines(binary: np.ndarray, corners: np.ndarray,
     return outlines
 
 
-NO_GRID = ("no sudoku grid found: photograph the whole puzzle, flat and in focus, with all "
-           "four corners in the picture")
+# Kind-neutral: the kind may have been left to find out, and no kind's grid was found.
+NO_GRID = ("no puzzle grid was found in the picture: photograph the whole puzzle, flat and "
+           "in focus, with all four corners in the picture")
 
 
 def scored_grids(gray: np.ndarray, binary: np.ndarray | None = None,
