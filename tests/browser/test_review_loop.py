@@ -14,21 +14,11 @@ from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SolveResult, Suspect
 from services.jobs import JobStore
-from tests.browser.conftest import open_page
+from tests.browser.conftest import SIZES
 from tests.browser.test_page import FINISHED, cell_input
 from tests.browser.test_page_usability import contrast, reading_job
 from tests.conftest import wait_for_job
 from tests.test_overlay import FONT, certain_cells, png, quads_from_lattice
-
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-@pytest.fixture(params=list(SIZES))
-def sized(request, browser, service):
-    """A page at a desktop's and at a phone's width (a phone: touch, as a phone has)."""
-    phone = request.param == "phone"
-    yield from open_page(browser, service, viewport=SIZES[request.param],
-                         has_touch=phone, is_mobile=phone)
 
 
 def clashing_correction(client_url: str, seed: int):

@@ -2,7 +2,7 @@
 
 import {
   FINAL_STATES, createImageJob, createPuzzleJob, deleteJob, resetCorrections, imageUrl,
-  overlayUrl, postCorrections, waitForJob,
+  overlayUrl, postCorrections, putCorrections, waitForJob,
 } from "./api.js";
 import {
   addCloseUps, clueEditor, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText,
@@ -10,6 +10,7 @@ import {
 } from "./grids.js";
 import { showHints } from "./hint.js";
 import { shrinkPicture } from "./shrink.js";
+import { correctionSteps, isEmpty } from "./steps.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -61,6 +62,8 @@ const STEP_ORDER = ["queued", "recognizing", "solving", "done"];
 let following = null; // AbortController of the job on show
 let editor = null; // the reading editor of the job on show
 let shownJob = null;
+let steps = null; // the undo and redo steps of the job on show
+let said = ""; // what the step the person took did, said before the job's state
 
 // Bring a part of the job into view and give it the keyboard focus.
 function bringIntoView(node) {
@@ -100,21 +103,32 @@ function showProgress(job, fromPicture) {
     if (index === at) step.setAttribute("aria-current", "step");
     else step.removeAttribute("aria-current");
   }
-  // Corrections in force are counted; back at the original reading there are none.
-  const corrected = Object.values(job.corrections || {}).some((fixes) => fixes?.length);
-  const revision = corrected && job.revision > 1 ? ` (correction ${job.revision - 1})` : "";
+  // Corrections in force are counted as the steps that led to them (an undone one is not
+  // counted); back at the original reading there are none.
+  const corrected = !isEmpty(job.corrections);
+  const count = steps?.count() || job.revision - 1;
+  const revision = corrected && count > 0 ? ` (correction ${count})` : "";
   const words = fromPicture ? STATUS_TEXT : TYPED_STATUS_TEXT;
-  $("#status").textContent = words[job.status] + revision;
+  $("#status").textContent = said + words[job.status] + revision;
   $("#job").setAttribute("aria-busy", String(!FINAL_STATES.has(job.status)));
-  $("#solve-again").disabled = !FINAL_STATES.has(job.status);
-  $("#undo").disabled = !FINAL_STATES.has(job.status);
+  const ended = FINAL_STATES.has(job.status);
+  $("#solve-again").disabled = !ended;
+  $("#undo").disabled = !ended;
+  showSteps(ended);
+}
+
+// Undo and redo as far as the steps go, while no change is on its way.
+function showSteps(ended) {
+  $("#undo-step").disabled = !ended || !steps?.canUndo();
+  $("#redo-step").disabled = !ended || !steps?.canRedo();
+  $("#redo-step").hidden = !steps?.canRedo();
 }
 
 function showReview(job) {
   $("#review").hidden = !job.reading;
   if (!job.reading) return;
   const { corrections } = job;
-  $("#undo").hidden = !Object.values(corrections || {}).some((fixes) => fixes?.length);
+  $("#undo").hidden = isEmpty(corrections);
   // A nonogram's reading is its clues; every other kind's is its grid.
   editor = job.reading.kind === "nonogram" ? clueEditor(job) : readingEditor(job);
   $("#reading").replaceChildren(editor.element);
@@ -233,6 +247,7 @@ function show(job, knownPicture) {
   // A job followed from the address alone: only a picture has a reading.
   const fromPicture = knownPicture ?? Boolean(job.reading);
   shownJob = job;
+  if (steps?.id !== job.id) steps = correctionSteps(job.id);
   showProgress(job, fromPicture);
   $("#job-actions").hidden = !FINAL_STATES.has(job.status);
   $("#failed-actions").hidden = job.status !== "failed";
@@ -247,10 +262,11 @@ function show(job, knownPicture) {
 }
 
 // Follow a job from its creation to a final state; a newer job replaces it.
-async function follow(makeJob, { fromPicture, keepShown = false }) {
+async function follow(makeJob, { fromPicture, keepShown = false, step = "" }) {
   following?.abort();
   const controller = new AbortController();
   following = controller;
+  said = step;
   clearError();
   showJobSection();
   $("#status").textContent = "Sending…";
@@ -279,6 +295,7 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
     $("#status").textContent = STATUS_TEXT.failed;
     $("#job").setAttribute("aria-busy", "false");
     $("#solve-again").disabled = false;
+    showSteps(Boolean(shownJob));
     showError(error);
   }
 }
@@ -388,15 +405,70 @@ function wireReview() {
           + "again."));
       return;
     }
-    const { id } = shownJob;
-    follow(() => postCorrections(id, fixes), { fromPicture: true, keepShown: true });
+    const before = shownJob.corrections;
+    changeCorrections(async (id, history) => {
+      const created = await postCorrections(id, fixes);
+      history.took(before);
+      return created;
+    });
   });
   $("#undo").addEventListener("click", () => {
-    if (!shownJob) return;
-    clearError();
-    const { id } = shownJob;
-    follow(() => resetCorrections(id), { fromPicture: true, keepShown: true });
+    const before = shownJob?.corrections;
+    changeCorrections(async (id, history) => {
+      const created = await resetCorrections(id);
+      history.took(before); // going back to the original can be undone too
+      return created;
+    });
   });
+  $("#undo-step").addEventListener("click", undoStep);
+  $("#redo-step").addEventListener("click", redoStep);
+  document.addEventListener("keydown", undoKeys);
+}
+
+// Send a change of the shown job's corrections and follow the revision it makes.
+function changeCorrections(send, step = "") {
+  if (!shownJob) return;
+  clearError();
+  const { id } = shownJob;
+  const history = steps; // the steps of this job, whatever is shown when the answer comes
+  showSteps(false); // one change at a time: a second Ctrl+Z waits for the first
+  follow(() => send(id, history), { fromPicture: true, keepShown: true, step });
+}
+
+function undoStep() {
+  if (!steps?.canUndo() || $("#undo-step").disabled) return;
+  const current = shownJob.corrections;
+  changeCorrections(async (id, history) => {
+    const created = await putCorrections(id, history.undoTarget());
+    history.undone(current);
+    return created;
+  }, "Last correction taken back. ");
+}
+
+function redoStep() {
+  if (!steps?.canRedo() || $("#redo-step").disabled) return;
+  const current = shownJob.corrections;
+  changeCorrections(async (id, history) => {
+    const created = await putCorrections(id, history.redoTarget());
+    history.redone(current);
+    return created;
+  }, "Correction made again. ");
+}
+
+// Ctrl+Z (Cmd+Z) takes back the last correction, Ctrl+Shift+Z or Ctrl+Y makes it again;
+// in a text box the person has typed into, the keys undo the typing, as they always do.
+function undoKeys(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || !shownJob || $("#review").hidden) {
+    return;
+  }
+  const key = event.key.toLowerCase();
+  const redo = key === "y" || (key === "z" && event.shiftKey);
+  if (key !== "z" && !redo) return;
+  const field = event.target.closest?.("input, textarea, select, [contenteditable]");
+  if (field && (!$("#reading").contains(field) || field.classList.contains("edited"))) return;
+  event.preventDefault();
+  if (redo) redoStep();
+  else undoStep();
 }
 
 // Hiding the solution: found digits are veiled, and each one shows when its cell is
