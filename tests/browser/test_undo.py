@@ -46,6 +46,7 @@ def undo_with_the_button(page) -> dict | None:
     settled(page, "Last correction taken back.")
     settled(page, "(correction 1)")
     assert undo.is_enabled()
+    assert undo.evaluate("n => n === document.activeElement")  # the focus stays
     return corrections_in_force(page)
 
 
@@ -57,7 +58,8 @@ def undo_with_ctrl_z(page) -> None:
                            ".includes('(correction')")
     assert corrections_in_force(page) is None
     assert page.get_by_role("button", name=UNDO).is_disabled()  # nothing left to take back
-    assert page.get_by_role("button", name="Redo").is_enabled()
+    redo = page.get_by_role("button", name="Redo")
+    assert redo.is_enabled() and redo.evaluate("n => n === document.activeElement")
 
 
 def test_undo_takes_back_a_sudokus_corrections_one_at_a_time(sized):
@@ -83,6 +85,16 @@ def test_undo_takes_back_a_sudokus_corrections_one_at_a_time(sized):
     sized.get_by_role("button", name="Redo").click()  # and forward again
     settled(sized, "Correction made again. Solved. (correction 1)")
     assert cell_input(sized, r1, c1).input_value() == str(solution[r1][c1])
+    # In a cell the person is typing into, Ctrl+Z undoes the typing, not a correction.
+    sent = []
+    sized.on("request", lambda request: sent.append(request.method))
+    cell_input(sized, r2, c2).click()
+    sized.keyboard.type("7")
+    sized.keyboard.press("Control+z")
+    assert cell_input(sized, r2, c2).input_value() == ""
+    sized.wait_for_timeout(300)
+    assert "PUT" not in sent
+    assert sized.locator("#status").inner_text() == "Correction made again. Solved. (correction 1)"
 
 
 def test_undo_takes_back_a_killers_cage_sum_and_cell_one_at_a_time(page):
@@ -93,6 +105,8 @@ def test_undo_takes_back_a_killers_cage_sum_and_cell_one_at_a_time(page):
     correct(page, sum_input(page, row, col), str(cage.sum), 1)
     other = next((r, c) for r in range(9) for c in range(9) if (r, c) != (row, col))
     correct(page, cell_input(page, *other), str(solution[other[0]][other[1]]), 2)
+    page.reload()  # the steps are kept with the job in this tab
+    settled(page, "(correction 2)")
 
     between = undo_with_the_button(page)
     assert between["cage_sums"] == [{"row": row, "col": col, "value": cage.sum}]

@@ -64,6 +64,7 @@ let editor = null; // the reading editor of the job on show
 let shownJob = null;
 let steps = null; // the undo and redo steps of the job on show
 let said = ""; // what the step the person took did, said before the job's state
+let changing = false; // a change of the corrections is on its way
 
 // Bring a part of the job into view and give it the keyboard focus.
 function bringIntoView(node) {
@@ -117,11 +118,32 @@ function showProgress(job, fromPicture) {
   showSteps(ended);
 }
 
-// Undo and redo as far as the steps go, while no change is on its way.
+// Undo and redo as far as the steps go. While the job runs they wait (aria-disabled, so
+// the button pressed keeps the keyboard focus); a button with nothing left to do hands the
+// focus to the other one, rather than to nowhere.
 function showSteps(ended) {
-  $("#undo-step").disabled = !ended || !steps?.canUndo();
-  $("#redo-step").disabled = !ended || !steps?.canRedo();
-  $("#redo-step").hidden = !steps?.canRedo();
+  const [undo, redo] = [$("#undo-step"), $("#redo-step")];
+  const focused = document.activeElement;
+  undo.disabled = !steps?.canUndo();
+  redo.disabled = !steps?.canRedo();
+  redo.hidden = !steps?.canRedo();
+  for (const button of [undo, redo]) {
+    if (ended || button.disabled) button.removeAttribute("aria-disabled");
+    else button.setAttribute("aria-disabled", "true");
+  }
+  if (focused === undo && undo.disabled && !redo.disabled) redo.focus();
+  if (focused === redo && redo.disabled && !undo.disabled) undo.focus();
+}
+
+// The field of the reading that has the focus, as a selector that finds it again in the
+// reading drawn anew (null when the focus is elsewhere).
+function fieldPlace(node) {
+  if (!$("#reading").contains(node) || !node.matches("input")) return null;
+  const { cell, sum, line, index } = node.dataset;
+  if (sum) return `input[data-sum="${sum}"]`;
+  if (cell) return `input[data-cell="${cell}"]`;
+  if (line) return `input[data-line="${line}"][data-index="${index}"]`;
+  return null;
 }
 
 function showReview(job) {
@@ -131,7 +153,9 @@ function showReview(job) {
   $("#undo").hidden = isEmpty(corrections);
   // A nonogram's reading is its clues; every other kind's is its grid.
   editor = job.reading.kind === "nonogram" ? clueEditor(job) : readingEditor(job);
+  const place = fieldPlace(document.activeElement);
   $("#reading").replaceChildren(editor.element);
+  if (place) editor.element.querySelector(place)?.focus({ preventScroll: true });
   // The help for this puzzle's kind only (and for a page written on, if it is one).
   const fits = new Set([job.reading.kind]);
   if (editor.element.querySelector("fieldset.cell-kind:not([hidden])")) fits.add("written");
@@ -243,7 +267,8 @@ function showResult(job, fromPicture) {
   if ($("#veil").checked) applyVeil();
 }
 
-function show(job, knownPicture) {
+// `stay`: the person stepped back or forward and goes on where they are (the focus stays).
+function show(job, knownPicture, stay = false) {
   // A job followed from the address alone: only a picture has a reading.
   const fromPicture = knownPicture ?? Boolean(job.reading);
   shownJob = job;
@@ -257,7 +282,7 @@ function show(job, knownPicture) {
     showReview(job);
     showResult(job, fromPicture);
     if (job.status === "failed") showError(new Error(job.error || "The job failed."));
-    else bringIntoView($("#job"));
+    else if (!stay) bringIntoView($("#job"));
   }
 }
 
@@ -289,7 +314,8 @@ async function follow(makeJob, { fromPicture, keepShown = false, step = "" }) {
     // is a new history entry, so the browser's Back goes to the one before.
     const address = `#job=${encodeURIComponent(created.id)}`;
     if (location.hash !== address) history.pushState(null, "", address);
-    await waitForJob(created.id, (job) => show(job, fromPicture), controller.signal);
+    await waitForJob(created.id, (job) => show(job, fromPicture, Boolean(step)),
+                     controller.signal);
   } catch (error) {
     if (error.name === "AbortError") return; // a newer job took over the page
     $("#status").textContent = STATUS_TEXT.failed;
@@ -431,12 +457,13 @@ function changeCorrections(send, step = "") {
   clearError();
   const { id } = shownJob;
   const history = steps; // the steps of this job, whatever is shown when the answer comes
-  showSteps(false); // one change at a time: a second Ctrl+Z waits for the first
-  follow(() => send(id, history), { fromPicture: true, keepShown: true, step });
+  changing = true; // one change at a time: a second Ctrl+Z waits for the first
+  follow(() => send(id, history), { fromPicture: true, keepShown: true, step })
+    .finally(() => { changing = false; });
 }
 
 function undoStep() {
-  if (!steps?.canUndo() || $("#undo-step").disabled) return;
+  if (changing || !steps?.canUndo() || !FINAL_STATES.has(shownJob?.status)) return;
   const current = shownJob.corrections;
   changeCorrections(async (id, history) => {
     const created = await putCorrections(id, history.undoTarget());
@@ -446,7 +473,7 @@ function undoStep() {
 }
 
 function redoStep() {
-  if (!steps?.canRedo() || $("#redo-step").disabled) return;
+  if (changing || !steps?.canRedo() || !FINAL_STATES.has(shownJob?.status)) return;
   const current = shownJob.corrections;
   changeCorrections(async (id, history) => {
     const created = await putCorrections(id, history.redoTarget());
@@ -458,7 +485,8 @@ function redoStep() {
 // Ctrl+Z (Cmd+Z) takes back the last correction, Ctrl+Shift+Z or Ctrl+Y makes it again;
 // in a text box the person has typed into, the keys undo the typing, as they always do.
 function undoKeys(event) {
-  if (!(event.ctrlKey || event.metaKey) || event.altKey || !shownJob || $("#review").hidden) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || !shownJob || $("#job").hidden
+      || $("#review").hidden) {
     return;
   }
   const key = event.key.toLowerCase();
