@@ -19,6 +19,16 @@ from tests.test_overlay import FONT, certain_cells
 from tests.test_overlay import png as png_bytes
 
 
+def read_sudoku(givens):
+    """A solved picture job whose reading is `givens`, every cell certain, in the service's
+    store: (the store, the job)."""
+    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
+    job = store.create("sudoku")
+    store.update(job.id, status="solved",
+                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    return store, job
+
+
 def killer_case(seed: int = 51):
     puzzle, solution = make_killer(random.Random(seed))
     picture = render_sudoku([[0] * 9 for _ in range(9)], font=FONT)
@@ -91,10 +101,7 @@ def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
     row = next(r for r in range(9) if 0 in givens[r] and any(givens[r]))
     blank, shown = givens[row].index(0), next(c for c in range(9) if givens[row][c])
     digit = givens[row][shown]
-    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
-    job = store.create("sudoku")
-    store.update(job.id, status="solved",
-                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    _, job = read_sudoku(givens)
     response = client.post(f"/v1/jobs/{job.id}/corrections",
                            json={"cells": [{"row": row, "col": blank, "value": digit}]})
     assert response.status_code == 202, response.text
@@ -109,10 +116,7 @@ def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
 
 def test_a_reset_drops_the_corrections_and_solves_the_reading_as_read(client):
     givens, solution = make_sudoku(random.Random(53))
-    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
-    job = store.create("sudoku")
-    store.update(job.id, status="solved",
-                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    _, job = read_sudoku(givens)
     blank = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
     fix = {"cells": [{"row": blank[0], "col": blank[1],
                       "value": solution[blank[0]][blank[1]]}]}
@@ -174,10 +178,7 @@ def test_put_replaces_the_corrections_rather_than_adding_to_them(client):
     """Undo over HTTP: two corrections, then PUT with the first alone is the job as if
     only the first had been made; PUT with none is the reading as read."""
     givens, solution = make_sudoku(random.Random(56))
-    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
-    job = store.create("sudoku")
-    store.update(job.id, status="solved",
-                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    _, job = read_sudoku(givens)
     first, second = [{"row": r, "col": c, "value": solution[r][c]}
                      for r in range(9) for c in range(9) if not givens[r][c]][:2]
     assert client.post(f"/v1/jobs/{job.id}/corrections", json={"cells": [first]}
@@ -207,10 +208,7 @@ def test_put_replaces_the_corrections_rather_than_adding_to_them(client):
 
 def test_put_checks_the_whole_set_as_post_does(client):
     givens, _ = make_sudoku(random.Random(57))
-    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
-    job = store.create("sudoku")
-    store.update(job.id, status="solved",
-                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    store, job = read_sudoku(givens)
     url = f"/v1/jobs/{job.id}/corrections"
     row = next(r for r in range(9) if givens[r].count(0) >= 2)
     a, b = [c for c in range(9) if not givens[row][c]][:2]

@@ -43,7 +43,7 @@ def undo_with_the_button(page) -> dict | None:
     undo = page.get_by_role("button", name=UNDO)
     assert undo.get_attribute("aria-keyshortcuts") == "Control+Z Meta+Z"
     undo.click()
-    settled(page, "Last correction taken back.")
+    settled(page, "Undone.")
     settled(page, "(correction 1)")
     assert undo.is_enabled()
     assert undo.evaluate("n => n === document.activeElement")  # the focus stays
@@ -80,10 +80,10 @@ def test_undo_takes_back_a_sudokus_corrections_one_at_a_time(sized):
     assert "corrected" not in cell_input(sized, r2, c2).get_attribute("aria-label")
     undo_with_ctrl_z(sized)
     assert cell_input(sized, r1, c1).input_value() == ""
-    assert sized.locator("#status").inner_text() == "Last correction taken back. Solved."
+    assert sized.locator("#status").inner_text() == "Undone. Solved."
 
     sized.get_by_role("button", name="Redo").click()  # and forward again
-    settled(sized, "Correction made again. Solved. (correction 1)")
+    settled(sized, "Redone. Solved. (correction 1)")
     assert cell_input(sized, r1, c1).input_value() == str(solution[r1][c1])
     # In a cell the person is typing into, Ctrl+Z undoes the typing, not a correction.
     sent = []
@@ -94,7 +94,7 @@ def test_undo_takes_back_a_sudokus_corrections_one_at_a_time(sized):
     assert cell_input(sized, r2, c2).input_value() == ""
     sized.wait_for_timeout(300)
     assert "PUT" not in sent
-    assert sized.locator("#status").inner_text() == "Correction made again. Solved. (correction 1)"
+    assert sized.locator("#status").inner_text() == "Redone. Solved. (correction 1)"
 
 
 def test_undo_takes_back_a_killers_cage_sum_and_cell_one_at_a_time(page):
@@ -139,3 +139,21 @@ def test_undo_takes_back_a_nonograms_clues_one_at_a_time(page):
         " ".join(map(str, printed.rows[row])) or "0")
     assert re.search("corrected", clue_input(page, "Row", row).get_attribute("aria-label")
                      ) is None
+
+
+def test_going_back_to_the_original_reading_can_be_undone_too(page):
+    givens, solution = make_sudoku(random.Random(384))
+    page.goto(f"/#job={reading_job(givens)}")
+    page.wait_for_selector(FINISHED + " #review:not([hidden])")
+    row, col = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
+    correct(page, cell_input(page, row, col), str(solution[row][col]), 1)
+    page.get_by_role("button", name="Back to the original reading").click()
+    page.wait_for_function("() => document.querySelector('#job').getAttribute('aria-busy')"
+                           " === 'false' && document.querySelector('#status').textContent"
+                           " === 'Solved.'")
+    assert cell_input(page, row, col).input_value() == ""
+    page.get_by_role("button", name=UNDO).click()
+    settled(page, "Undone. Solved. (correction 1)")
+    assert cell_input(page, row, col).input_value() == str(solution[row][col])
+    assert corrections_in_force(page)["cells"] == [
+        {"row": row, "col": col, "value": solution[row][col], "kind": None}]

@@ -462,25 +462,21 @@ function changeCorrections(send, step = "") {
     .finally(() => { changing = false; });
 }
 
-function undoStep() {
-  if (changing || !steps?.canUndo() || !FINAL_STATES.has(shownJob?.status)) return;
+// Take back the last step (undo) or make it again (redo): the set of corrections from
+// before (after) it goes to the server in place of those in force.
+function takeStep(back) {
+  const ready = back ? steps?.canUndo() : steps?.canRedo();
+  if (changing || !ready || !FINAL_STATES.has(shownJob?.status)) return;
   const current = shownJob.corrections;
   changeCorrections(async (id, history) => {
-    const created = await putCorrections(id, history.undoTarget());
-    history.undone(current);
+    const created = await putCorrections(id, back ? history.undoTarget() : history.redoTarget());
+    if (back) history.undone(current);
+    else history.redone(current);
     return created;
-  }, "Last correction taken back. ");
+  }, back ? "Undone. " : "Redone. ");
 }
-
-function redoStep() {
-  if (changing || !steps?.canRedo() || !FINAL_STATES.has(shownJob?.status)) return;
-  const current = shownJob.corrections;
-  changeCorrections(async (id, history) => {
-    const created = await putCorrections(id, history.redoTarget());
-    history.redone(current);
-    return created;
-  }, "Correction made again. ");
-}
+const undoStep = () => takeStep(true);
+const redoStep = () => takeStep(false);
 
 // Ctrl+Z (Cmd+Z) takes back the last correction, Ctrl+Shift+Z or Ctrl+Y makes it again;
 // in a text box the person has typed into, the keys undo the typing, as they always do.
