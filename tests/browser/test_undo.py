@@ -50,9 +50,10 @@ def undo_with_the_button(page) -> dict | None:
     return corrections_in_force(page)
 
 
-def undo_with_ctrl_z(page) -> None:
-    """Ctrl+Z wherever the answer left the keyboard focus: back to the original reading."""
-    page.keyboard.press("Control+z")
+def undo_with_ctrl_z(page, keys: str = "Control+z") -> None:
+    """Ctrl+Z (or Cmd+Z: `keys`) wherever the answer left the keyboard focus: back to the
+    original reading."""
+    page.keyboard.press(keys)
     page.wait_for_function("() => document.querySelector('#job').getAttribute('aria-busy')"
                            " === 'false' && !document.querySelector('#status').textContent"
                            ".includes('(correction')")
@@ -134,7 +135,7 @@ def test_undo_takes_back_a_nonograms_clues_one_at_a_time(page):
     assert between["clues"] == [{"line": "row", "index": row, "clue": puzzle.rows[row]}]
     assert clue_input(page, "Row", row).input_value() == right
     assert "corrected by you" not in clue_input(page, "Column", 0).get_attribute("aria-label")
-    undo_with_ctrl_z(page)
+    undo_with_ctrl_z(page, "Meta+z")  # as on a Mac
     assert clue_input(page, "Row", row).input_value() == (
         " ".join(map(str, printed.rows[row])) or "0")
     assert re.search("corrected", clue_input(page, "Row", row).get_attribute("aria-label")
@@ -157,3 +158,11 @@ def test_going_back_to_the_original_reading_can_be_undone_too(page):
     assert cell_input(page, row, col).input_value() == str(solution[row][col])
     assert corrections_in_force(page)["cells"] == [
         {"row": row, "col": col, "value": solution[row][col], "kind": None}]
+    # The steps are kept in the tab with the job, and go when the job is deleted.
+    job_id = page.evaluate("location.hash").split("=", 1)[1]
+    kept = f"sessionStorage.getItem('gridsight-steps:{job_id}')"
+    assert page.evaluate(kept)
+    page.get_by_role("button", name=re.compile("^Delete this job")).click()
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".startsWith('Deleted')")
+    assert page.evaluate(kept) is None

@@ -582,6 +582,7 @@ function wireResultActions() {
       return;
     }
     following?.abort();
+    steps?.forget();
     history.replaceState(null, "", location.pathname);
     for (const part of ["#review", "#result", "#job-actions"]) $(part).hidden = true;
     shownJob = null;

@@ -30,6 +30,15 @@ export function correctionSteps(id) {
   let steps = load(id);
   return {
     id,
+    // The job is deleted: its steps go too.
+    forget() {
+      steps = { past: [], future: [] };
+      try {
+        sessionStorage.removeItem(storageKey(id));
+      } catch {
+        // Storage refused: nothing was kept.
+      }
+    },
     canUndo: () => steps.past.length > 0,
     canRedo: () => steps.future.length > 0,
     // How many steps led from the original reading to the corrections in force.
