@@ -12,6 +12,7 @@ from gridsight.synth.puzzles import make_sudoku, make_unique_nonogram
 from tests.browser.test_page import FINISHED, cell_input
 from tests.browser.test_page_usability import reading_job
 from tests.browser.test_review import killer_job_with_suspect_sum, store, sum_input
+from tests.browser.test_review_loop import MEASURE
 from tests.browser.test_shapes_review import clue_input
 from tests.test_nonogram_corrections import nonogram_reading, with_a_number_missed
 from tests.test_overlay import png
@@ -82,6 +83,7 @@ def test_undo_takes_back_a_sudokus_corrections_one_at_a_time(sized):
     undo_with_ctrl_z(sized)
     assert cell_input(sized, r1, c1).input_value() == ""
     assert sized.locator("#status").inner_text() == "Undone. Solved."
+    assert not sized.evaluate(MEASURE)  # Redo shown, Undo disabled: both can be read
 
     sized.get_by_role("button", name="Redo").click()  # and forward again
     settled(sized, "Redone. Solved. (correction 1)")
