@@ -19,6 +19,16 @@ from tests.test_overlay import FONT, certain_cells
 from tests.test_overlay import png as png_bytes
 
 
+def read_sudoku(givens):
+    """A solved picture job whose reading is `givens`, every cell certain, in the service's
+    store: (the store, the job)."""
+    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
+    job = store.create("sudoku")
+    store.update(job.id, status="solved",
+                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    return store, job
+
+
 def killer_case(seed: int = 51):
     puzzle, solution = make_killer(random.Random(seed))
     picture = render_sudoku([[0] * 9 for _ in range(9)], font=FONT)
@@ -91,10 +101,7 @@ def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
     row = next(r for r in range(9) if 0 in givens[r] and any(givens[r]))
     blank, shown = givens[row].index(0), next(c for c in range(9) if givens[row][c])
     digit = givens[row][shown]
-    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
-    job = store.create("sudoku")
-    store.update(job.id, status="solved",
-                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    _, job = read_sudoku(givens)
     response = client.post(f"/v1/jobs/{job.id}/corrections",
                            json={"cells": [{"row": row, "col": blank, "value": digit}]})
     assert response.status_code == 202, response.text
@@ -109,10 +116,7 @@ def test_a_clashing_correction_ends_in_review_naming_the_clash(client, service):
 
 def test_a_reset_drops_the_corrections_and_solves_the_reading_as_read(client):
     givens, solution = make_sudoku(random.Random(53))
-    store = JobStore.from_url(os.environ["REDIS_URL"], 600)
-    job = store.create("sudoku")
-    store.update(job.id, status="solved",
-                 reading=Reading(kind="sudoku", cells=certain_cells(givens)))
+    _, job = read_sudoku(givens)
     blank = next((r, c) for r in range(9) for c in range(9) if not givens[r][c])
     fix = {"cells": [{"row": blank[0], "col": blank[1],
                       "value": solution[blank[0]][blank[1]]}]}
@@ -168,3 +172,62 @@ def test_the_persons_own_digit_is_no_clue_and_may_repeat_a_printed_one():
     with pytest.raises(CorrectionError, match="applies only to classic sudoku"):
         check_corrections(killer, Corrections.model_validate({"cells": [
             {"row": 0, "col": 0, "value": 3, "kind": "entry"}]}))
+
+
+def test_put_replaces_the_corrections_rather_than_adding_to_them(client):
+    """Undo over HTTP: two corrections, then PUT with the first alone is the job as if
+    only the first had been made; PUT with none is the reading as read."""
+    givens, solution = make_sudoku(random.Random(56))
+    _, job = read_sudoku(givens)
+    first, second = [{"row": r, "col": c, "value": solution[r][c]}
+                     for r in range(9) for c in range(9) if not givens[r][c]][:2]
+    assert client.post(f"/v1/jobs/{job.id}/corrections", json={"cells": [first]}
+                       ).status_code == 202
+    only_first = wait_for_job(client, job.id)
+    assert client.post(f"/v1/jobs/{job.id}/corrections", json={"cells": [second]}
+                       ).status_code == 202
+    both = wait_for_job(client, job.id)
+    assert [(f["row"], f["col"]) for f in both["corrections"]["cells"]] == [
+        (first["row"], first["col"]), (second["row"], second["col"])]
+
+    undone = client.put(f"/v1/jobs/{job.id}/corrections", json={"cells": [first]})
+    assert undone.status_code == 202, undone.text
+    assert undone.headers["location"] == f"/v1/jobs/{job.id}"
+    back = wait_for_job(client, job.id)
+    assert back["revision"] == 4 and back["corrections"] == only_first["corrections"]
+    assert back["result"]["puzzle"] == only_first["result"]["puzzle"]
+    assert back["result"]["puzzle"]["givens"][second["row"]][second["col"]] == 0
+    assert (back["status"], back["result"]["solution"]) == (
+        only_first["status"], only_first["result"]["solution"])
+
+    assert client.put(f"/v1/jobs/{job.id}/corrections", json={}).status_code == 202
+    original = wait_for_job(client, job.id)
+    assert original["revision"] == 5 and original["corrections"] is None
+    assert original["result"]["puzzle"]["givens"] == givens
+
+
+def test_put_checks_the_whole_set_as_post_does(client):
+    givens, _ = make_sudoku(random.Random(57))
+    store, job = read_sudoku(givens)
+    url = f"/v1/jobs/{job.id}/corrections"
+    row = next(r for r in range(9) if givens[r].count(0) >= 2)
+    a, b = [c for c in range(9) if not givens[row][c]][:2]
+    twice = {"cells": [{"row": row, "col": a, "value": 5}, {"row": row, "col": b, "value": 5}]}
+    assert "5 is typed twice in row" in assert_problem(client.put(url, json=twice),
+                                                       422)["detail"]
+    outside = {"cells": [{"row": 9, "col": 0, "value": 1}]}
+    assert "outside the 9x9 grid" in assert_problem(client.put(url, json=outside),
+                                                    422)["detail"]
+    assert_problem(client.put(url, json={"cells": [{"row": 0, "col": 0, "value": "5"}]}), 422)
+    assert client.get(f"/v1/jobs/{job.id}").json()["revision"] == 1
+    store.update(job.id, status="solving")
+    assert_problem(client.put(url, json={}), 409)
+    typed = store.create("sudoku", puzzle_text="1" * 81)
+    store.update(typed.id, status="solved")
+    assert_problem(client.put(f"/v1/jobs/{typed.id}/corrections", json={}), 409)
+    assert_problem(client.put("/v1/jobs/" + "y" * 24 + "/corrections", json={}), 404)
+    put = client.get("/openapi.json").json()["paths"]["/v1/jobs/{job_id}/corrections"]["put"]
+    assert {"202", "404", "409", "413", "422"} <= set(put["responses"])
+    assert "in place of those in force" in put["description"]
+    assert put["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "/Corrections")

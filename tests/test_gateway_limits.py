@@ -62,16 +62,20 @@ def test_a_chunked_multipart_upload_is_cut_off_at_the_limit(client):
     assert body.sent < 20 * MB, f"the gateway read {body.sent} bytes of a chunked upload"
 
 
-def test_a_large_body_on_another_route_is_refused_before_parsing(client):
+@pytest.mark.parametrize("method", ["POST", "PUT"])
+def test_a_large_body_on_another_route_is_refused_before_parsing(client, method):
     fixes = {"cells": [{"row": 0, "col": 0, "value": 1}] * 200_000}  # about 6 MB
-    response = client.post("/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections", json=fixes)
+    response = client.request(method, "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections",
+                              json=fixes)
     assert response.status_code == 413
     assert len(response.content) < 1000
 
 
-def test_validation_errors_do_not_amplify(client):
+@pytest.mark.parametrize("method", ["POST", "PUT"])
+def test_validation_errors_do_not_amplify(client, method):
     fixes = {"cells": [{"row": "x", "col": "y", "value": "z"}] * 3000}  # 150 kB, 9000 faults
-    response = client.post("/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections", json=fixes)
+    response = client.request(method, "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections",
+                              json=fixes)
     assert 400 <= response.status_code < 500
     assert len(response.content) < 5000, len(response.content)
 
@@ -246,13 +250,14 @@ def test_huge_headers_sent_in_pieces_are_refused_the_same_way(impatient):
     assert b"Headers too large" in answer
 
 
+@pytest.mark.parametrize("method", ["POST", "PUT"])
 @pytest.mark.parametrize("cells", [
     [{"row": 0, "col": 0, "value": "5"}],
     [{"row": 0, "col": 0, "value": True}],
 ], ids=["string", "boolean"])
-def test_corrections_are_taken_exactly_or_refused(client, cells):
-    response = client.post("/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections",
-                           json={"cells": cells})
+def test_corrections_are_taken_exactly_or_refused(client, cells, method):
+    response = client.request(method, "/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/corrections",
+                              json={"cells": cells})
     assert response.status_code == 422, response.text
 
 

@@ -45,6 +45,7 @@ def requests_on(job_id: str, solution) -> list[tuple[str, str, dict]]:
             ("GET", f"/v1/jobs/{job_id}/overlay.webp", {}),
             ("GET", f"/v1/jobs/{job_id}/overlay.png", {}),
             ("POST", f"/v1/jobs/{job_id}/corrections", {"json": fix}),
+            ("PUT", f"/v1/jobs/{job_id}/corrections", {"json": fix}),
             ("POST", f"/v1/jobs/{job_id}/reset", {}),
             ("DELETE", f"/v1/jobs/{job_id}", {})]
 

@@ -51,15 +51,23 @@ def test_a_typed_digit_clashing_with_a_printed_one_is_a_clash_not_your_digits(cl
     no_persons_digits(result)
 
 
-def test_a_digit_printed_twice_in_a_row_is_a_reading_to_check_not_your_digits(client):
+def misprinted(client, row: int) -> tuple[dict, int, int]:
+    """The screenshot with the first blank of `row` misprinted as the row's first printed
+    digit, read and solved: (the ended job, the misprinted cell's column, the printed
+    digit's column)."""
     givens, _ = make_sudoku(random.Random(SEED))
-    row = 8
     blank, shown = givens[row].index(0), next(c for c in range(9) if givens[row][c])
     misprint = [line[:] for line in givens]
     misprint[row][blank] = givens[row][shown]
     job = finished_job(client, "misprint.png",
                        png(render_sudoku(misprint, style="screenshot", seed=SEED)),
                        kind="sudoku")
+    return job, blank, shown
+
+
+def test_a_digit_printed_twice_in_a_row_is_a_reading_to_check_not_your_digits(client):
+    row = 8
+    job, blank, shown = misprinted(client, row)
     assert job["status"] == "needs_review"
     result = job["result"]
     no_persons_digits(result)
@@ -70,14 +78,9 @@ def test_a_digit_printed_twice_in_a_row_is_a_reading_to_check_not_your_digits(cl
 def test_a_reading_doubted_twice_is_counted_and_listed_once(client):
     """A misprinted 1 the reader doubts both as a reading and as a mark read as blank: the
     result lists the cell once, as the page marks it once."""
-    givens, _ = make_sudoku(random.Random(SEED))
     row = 6
-    blank, shown = givens[row].index(0), next(c for c in range(9) if givens[row][c])
-    misprint = [line[:] for line in givens]
-    misprint[row][blank] = givens[row][shown]
-    result = finished_job(client, "misprint.png",
-                          png(render_sudoku(misprint, style="screenshot", seed=SEED)),
-                          kind="sudoku")["result"]
+    job, blank, _ = misprinted(client, row)
+    result = job["result"]
     doubted = [(u["what"], u["row"], u["col"]) for u in result["uncertain"]]
     assert (("cell", row, blank) in doubted) and len(doubted) == len(set(doubted))
     no_persons_digits(result)

@@ -304,7 +304,7 @@ def create_app() -> FastAPI:
     install_problem_handlers(app)
     if get_settings().cors_origins:  # closed unless origins are named
         app.add_middleware(CORSMiddleware, allow_origins=get_settings().cors_origins,
-                           allow_methods=["GET", "POST"], allow_headers=["*"])
+                           allow_methods=["GET", "POST", "PUT"], allow_headers=["*"])
 
     app.add_middleware(LimitBody)
     app.add_middleware(WebSecurity)

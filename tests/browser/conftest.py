@@ -51,3 +51,14 @@ def open_page(browser, service, **context_options):
 @pytest.fixture()
 def page(browser, service):
     yield from open_page(browser, service, viewport={"width": 1100, "height": 900})
+
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(request, browser, service):
+    """A page at a desktop's and at a phone's width (a phone: touch, as a phone has)."""
+    phone = request.param == "phone"
+    yield from open_page(browser, service, viewport=SIZES[request.param],
+                         has_touch=phone, is_mobile=phone)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from gridsight.synth.puzzles import make_sudoku
-from tests.browser.test_page_extras import solve_typed
+from tests.browser.forms import solve_typed
 
 
 def test_hint_and_next_show_steps_on_a_grid(page):

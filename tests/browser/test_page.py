@@ -19,9 +19,8 @@ from services.contracts import (
     Suspect,
 )
 from services.jobs import JobStore
+from tests.browser.forms import FINISHED, solve_nonogram
 from tests.test_overlay import FONT, certain_cells, png, quads_from_lattice, wrong_given
-
-FINISHED = "#job[aria-busy='false']"
 
 
 def solved_digits(page) -> list[list[int]]:
@@ -182,13 +181,8 @@ HEART = [".##.##.",
 def test_nonogram_form_shows_the_picture(page):
     rows, cols = nonogram_clues(HEART)
     assert count_solutions(rows, cols, len(HEART[0])) == 1
-    page.goto("/")
     # Both ways of writing clues: "2 2" and "2_2"; "0" for an empty line.
-    page.get_by_label("Row clues").fill("\n".join(" ".join(map(str, c)) for c in rows))
-    page.get_by_label("Column clues").fill("\n".join("_".join(map(str, c)) or "0"
-                                                     for c in cols))
-    page.get_by_role("button", name="Solve nonogram").click()
-    page.wait_for_selector(FINISHED + " #nonogram-picture")
+    solve_nonogram(page, rows, cols, col_joiner="_")
     assert page.locator("#nonogram-text").text_content().split("\n") == HEART
     assert page.locator("#nonogram-picture span.on").count() == "".join(HEART).count("#")
     assert page.get_by_role("img", name="Solved picture, 7 by 6 cells").is_visible()

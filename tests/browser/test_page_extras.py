@@ -7,17 +7,11 @@ import re
 
 from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
+from tests.browser.forms import solve_nonogram, solve_typed
 from tests.browser.test_page import FINISHED, HEART, cell_input, choose_picture, nonogram_clues
 from tests.browser.test_page_usability import reading_job
 from tests.browser.test_review import killer_job_with_suspect_sum
 from tests.test_overlay import FONT
-
-
-def solve_typed(page, givens):
-    page.goto("/")
-    page.get_by_label(re.compile("^Sudoku")).fill("".join(str(v) for row in givens for v in row))
-    page.get_by_role("button", name="Solve sudoku").click()
-    page.wait_for_selector(FINISHED + " #solution-grid")
 
 
 def test_the_solution_is_copied_as_text(browser, service):
@@ -95,12 +89,7 @@ def test_solve_another_starts_over(page):
 
 def test_nonogram_clues_are_drawn_beside_the_picture(page):
     rows, cols = nonogram_clues(HEART)
-    page.goto("/")
-    page.get_by_label("Row clues").fill("\n".join(" ".join(map(str, c)) for c in rows))
-    page.get_by_label("Column clues").fill("\n".join(" ".join(map(str, c)) or "0"
-                                                     for c in cols))
-    page.get_by_role("button", name="Solve nonogram").click()
-    page.wait_for_selector(FINISHED + " #nonogram-clued")
+    solve_nonogram(page, rows, cols)
     shown_cols = page.locator("#nonogram-clued .col-clues > span").all_inner_texts()
     assert [t.split() for t in shown_cols] == [[str(v) for v in c] for c in cols]
     shown_rows = page.locator("#nonogram-clued .row-clues > span").all_inner_texts()

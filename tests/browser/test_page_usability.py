@@ -11,6 +11,7 @@ from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading
 from services.jobs import JobStore
+from tests.browser.forms import choose_file
 from tests.browser.test_page import FINISHED, cell_input, choose_picture, solved_digits
 from tests.browser.test_review import killer_job_with_suspect_sum
 from tests.test_overlay import FONT, certain_cells, png, quads_from_lattice
@@ -90,22 +91,14 @@ def test_an_ended_job_is_deleted_from_the_page(page):
 
 
 def test_a_refused_upload_ends_the_status_and_shows_its_error_in_view(page):
-    page.goto("/")
-    page.get_by_label("A picture from this device").set_input_files(
-        {"name": "puzzle.png", "mimeType": "image/png", "buffer": b"not a picture at all"})
-    alert = page.get_by_role("alert")
-    alert.wait_for()
+    alert = choose_file(page, "puzzle.png", "image/png", b"not a picture at all")
     page.wait_for_selector(FINISHED)
     assert page.locator("#status").inner_text() == "It did not work."
     assert alert.evaluate(IN_VIEW) and alert.evaluate(FOCUSED)
 
 
 def test_a_text_file_is_refused_where_the_person_looks(page):
-    page.goto("/")
-    page.get_by_label("A picture from this device").set_input_files(
-        {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"53..7...."})
-    alert = page.get_by_role("alert")
-    alert.wait_for()
+    alert = choose_file(page, "notes.txt", "text/plain", b"53..7....")
     assert "notes.txt is not a picture" in alert.inner_text()
     assert alert.evaluate(IN_VIEW) and alert.evaluate(FOCUSED)
 

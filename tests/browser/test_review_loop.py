@@ -14,21 +14,12 @@ from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import render_sudoku
 from services.contracts import Reading, SolveResult, Suspect
 from services.jobs import JobStore
-from tests.browser.conftest import open_page
+from tests.browser.conftest import SIZES
+from tests.browser.forms import solve_nonogram, solve_typed
 from tests.browser.test_page import FINISHED, cell_input
 from tests.browser.test_page_usability import contrast, reading_job
 from tests.conftest import wait_for_job
 from tests.test_overlay import FONT, certain_cells, png, quads_from_lattice
-
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-@pytest.fixture(params=list(SIZES))
-def sized(request, browser, service):
-    """A page at a desktop's and at a phone's width (a phone: touch, as a phone has)."""
-    phone = request.param == "phone"
-    yield from open_page(browser, service, viewport=SIZES[request.param],
-                         has_touch=phone, is_mobile=phone)
 
 
 def clashing_correction(client_url: str, seed: int):
@@ -76,11 +67,7 @@ def test_a_clash_of_the_persons_own_correction_points_at_what_they_typed(sized, 
 
 
 def test_a_nonogram_with_two_solutions_shows_both(sized):
-    sized.goto("/")
-    sized.get_by_label("Row clues, top to bottom").fill("1\n1")
-    sized.get_by_label("Column clues, left to right").fill("1\n1")
-    sized.get_by_role("button", name="Solve nonogram").click()
-    sized.wait_for_selector(FINISHED + " #solution [role=img]")
+    solve_nonogram(sized, [[1], [1]], [[1], [1]])
     assert "two of them are shown" in sized.locator("#verdict").inner_text()
     pictures = sized.locator("#solution [role=img]")
     assert pictures.count() == 2
@@ -92,11 +79,7 @@ def test_a_nonogram_with_two_solutions_shows_both(sized):
 
 
 def test_a_typed_puzzle_in_review_does_not_speak_of_a_reading(sized):
-    sized.goto("/")
-    sized.get_by_label("Row clues, top to bottom").fill("1\n1")
-    sized.get_by_label("Column clues, left to right").fill("1\n1")
-    sized.get_by_role("button", name="Solve nonogram").click()
-    sized.wait_for_selector(FINISHED + " #solution [role=img]")
+    solve_nonogram(sized, [[1], [1]], [[1], [1]])
     status = sized.locator("#status").inner_text()
     assert status == "Done, but the puzzle needs your check."
     assert "reading" not in status
@@ -369,8 +352,6 @@ def test_the_pictures_place_is_reserved_before_it_arrives(sized):
 
 
 def test_a_hidden_solution_is_one_tab_stop_and_copying_it_says_so(browser, service):
-    from tests.browser.test_page_extras import solve_typed
-
     for size in SIZES.values():
         context = browser.new_context(base_url=service, viewport=size)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=service)
@@ -435,8 +416,6 @@ def test_a_printed_page_shows_the_help_and_controls_of_its_kind_only(sized):
 
 
 def test_back_shows_the_job_before_and_then_the_empty_page(sized):
-    from tests.browser.test_page_extras import solve_typed
-
     first, _ = make_sudoku(random.Random(101))
     second, _ = make_sudoku(random.Random(102))
     solve_typed(sized, first)

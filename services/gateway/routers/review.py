@@ -17,7 +17,7 @@ from services.gateway.problems import ProblemError
 from services.gateway.routers.jobs import PROBLEM_RESPONSES, find_job, queue_or_fail
 from services.jobs import FINAL_STATES
 
-CORRECTIONS_RULE = """\
+CHECKS = """\
 Rows and columns are 0-based here; messages count them from 1, as people do ("row 1,
 column 3"), except a place outside the grid, which they give as sent (`"row": 9`).
 
@@ -37,34 +37,66 @@ be repaired, and each one changed is listed in `suspects`.
   replace every number read on that line, so a number missed or read in excess is mended
   too. A clue longer than its line, or rows and columns all typed with different totals,
   is refused with 422.
-
-Later corrections of the same reading replace earlier ones; `POST /v1/jobs/{id}/reset`
-drops them all and solves the reading as it was read.
 """
+
+CORRECTIONS_RULE = CHECKS + """
+These corrections are added to those in force: later corrections of the same reading
+replace earlier ones. `PUT` on this address replaces them all (to take one back), and
+`POST /v1/jobs/{id}/reset` drops them all and solves the reading as it was read.
+"""
+
+REPLACE_RULE = """\
+The body is the whole set of corrections the job is to have, in place of those in force
+(which `POST` would add to): a client takes back its last correction by sending the ones
+before it (undo), and an empty body (`{}`, or every list empty) solves the reading as it
+was read, as `POST /v1/jobs/{id}/reset` does. Each call is a new revision, as a `POST` is,
+and is checked the same way: the whole set must hold.
+
+""" + CHECKS
+
+CORRECTION_RESPONSES = PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
+    "description": "The job has no reading to correct yet, or is still running"}}
 
 router = APIRouter(prefix="/v1/jobs", tags=["review"], dependencies=[Depends(require_api_key)])
 
 
 @router.post("/{job_id}/corrections", status_code=202, response_model=JobCreated,
-             responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
-                 "description": "The job has no reading to correct yet"}},
+             responses=CORRECTION_RESPONSES,
              dependencies=[Depends(limit_job_rate)],
              summary="Correct readings (cells, cage sums, walls, nonogram clues) and solve again",
              description=CORRECTIONS_RULE)
 def correct_job(job_id: OwnedJobId, fixes: Corrections, response: Response) -> JobCreated:
     store = get_store()
     job = correctable(store, job_id)
-    merged = merge(job.corrections, fixes)
+    return solve_again(store, job, checked(job, merge(job.corrections, fixes)), response)
+
+
+@router.put("/{job_id}/corrections", status_code=202, response_model=JobCreated,
+            responses=CORRECTION_RESPONSES, dependencies=[Depends(limit_job_rate)],
+            summary="Replace every correction with these (undo: send the ones to keep) and "
+                    "solve again",
+            description=REPLACE_RULE)
+def replace_corrections(job_id: OwnedJobId, fixes: Corrections,
+                        response: Response) -> JobCreated:
+    store = get_store()
+    job = correctable(store, job_id)
+    kept = checked(job, fixes)
+    # No correction left is the reading as read: the same job as after a reset.
+    empty = not any((kept.cells, kept.cage_sums, kept.walls, kept.clues))
+    return solve_again(store, job, None if empty else kept, response)
+
+
+def checked(job: Job, fixes: Corrections) -> Corrections:
+    """`fixes`, or the 422 problem saying in words why they cannot hold."""
     try:
-        check_corrections(job.reading, merged)
+        check_corrections(job.reading, fixes)
     except CorrectionError as exc:
         raise ProblemError(422, "Invalid corrections", str(exc)) from exc
-    return solve_again(store, job, merged, response)
+    return fixes
 
 
 @router.post("/{job_id}/reset", status_code=202, response_model=JobCreated,
-             responses=PROBLEM_RESPONSES | {409: PROBLEM_RESPONSES[422] | {
-                 "description": "The job has no reading, or is still running"}},
+             responses=CORRECTION_RESPONSES,
              dependencies=[Depends(limit_job_rate)],
              summary="Back to the original reading: drop every correction, solve again")
 def undo_corrections(job_id: OwnedJobId, response: Response) -> JobCreated:

@@ -49,13 +49,17 @@ export function createPuzzleJob(puzzle, kind) {
 
 export const getJob = (id, signal) => request(jobUrl(id), { signal });
 
-export function postCorrections(id, corrections) {
+// POST adds to the corrections in force; PUT replaces them all (an undo sends the ones
+// to keep, {} for none).
+function sendCorrections(method, id, corrections) {
   return request(`${jobUrl(id)}/corrections`, {
-    method: "POST",
+    method,
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(corrections),
+    body: JSON.stringify(corrections || {}),
   });
 }
+export const postCorrections = (id, corrections) => sendCorrections("POST", id, corrections);
+export const putCorrections = (id, corrections) => sendCorrections("PUT", id, corrections);
 
 // Sized for screens (the PNG at overlay.png is the upload's full size).
 export const resetCorrections = (id) => request(`${jobUrl(id)}/reset`, { method: "POST" });

@@ -2,7 +2,7 @@
 
 import {
   FINAL_STATES, createImageJob, createPuzzleJob, deleteJob, resetCorrections, imageUrl,
-  overlayUrl, postCorrections, waitForJob,
+  overlayUrl, postCorrections, putCorrections, waitForJob,
 } from "./api.js";
 import {
   addCloseUps, clueEditor, nonogramPicture, parseClues, readingEditor, solutionTable, solutionText,
@@ -10,6 +10,7 @@ import {
 } from "./grids.js";
 import { showHints } from "./hint.js";
 import { shrinkPicture } from "./shrink.js";
+import { correctionSteps, isEmpty } from "./steps.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -61,6 +62,9 @@ const STEP_ORDER = ["queued", "recognizing", "solving", "done"];
 let following = null; // AbortController of the job on show
 let editor = null; // the reading editor of the job on show
 let shownJob = null;
+let steps = null; // the undo and redo steps of the job on show
+let said = ""; // what the step the person took did, said before the job's state
+let changing = false; // a change of the corrections is on its way
 
 // Bring a part of the job into view and give it the keyboard focus.
 function bringIntoView(node) {
@@ -100,24 +104,58 @@ function showProgress(job, fromPicture) {
     if (index === at) step.setAttribute("aria-current", "step");
     else step.removeAttribute("aria-current");
   }
-  // Corrections in force are counted; back at the original reading there are none.
-  const corrected = Object.values(job.corrections || {}).some((fixes) => fixes?.length);
-  const revision = corrected && job.revision > 1 ? ` (correction ${job.revision - 1})` : "";
+  // Corrections in force are counted as the steps that led to them (an undone one is not
+  // counted); back at the original reading there are none.
+  const corrected = !isEmpty(job.corrections);
+  const count = steps?.count() || job.revision - 1;
+  const revision = corrected && count > 0 ? ` (correction ${count})` : "";
   const words = fromPicture ? STATUS_TEXT : TYPED_STATUS_TEXT;
-  $("#status").textContent = words[job.status] + revision;
+  $("#status").textContent = said + words[job.status] + revision;
   $("#job").setAttribute("aria-busy", String(!FINAL_STATES.has(job.status)));
-  $("#solve-again").disabled = !FINAL_STATES.has(job.status);
-  $("#undo").disabled = !FINAL_STATES.has(job.status);
+  const ended = FINAL_STATES.has(job.status);
+  $("#solve-again").disabled = !ended;
+  $("#undo").disabled = !ended;
+  showSteps(ended);
+}
+
+// Undo and redo as far as the steps go. While the job runs they wait (aria-disabled, so
+// the button pressed keeps the keyboard focus); a button with nothing left to do hands the
+// focus to the other one, rather than to nowhere.
+function showSteps(ended) {
+  const [undo, redo] = [$("#undo-step"), $("#redo-step")];
+  const focused = document.activeElement;
+  undo.disabled = !steps?.canUndo();
+  redo.disabled = !steps?.canRedo();
+  redo.hidden = !steps?.canRedo();
+  for (const button of [undo, redo]) {
+    if (ended || button.disabled) button.removeAttribute("aria-disabled");
+    else button.setAttribute("aria-disabled", "true");
+  }
+  if (focused === undo && undo.disabled && !redo.disabled) redo.focus();
+  if (focused === redo && redo.disabled && !undo.disabled) undo.focus();
+}
+
+// The field of the reading that has the focus, as a selector that finds it again in the
+// reading drawn anew (null when the focus is elsewhere).
+function fieldPlace(node) {
+  if (!$("#reading").contains(node) || !node.matches("input")) return null;
+  const { cell, sum, line, index } = node.dataset;
+  if (sum) return `input[data-sum="${sum}"]`;
+  if (cell) return `input[data-cell="${cell}"]`;
+  if (line) return `input[data-line="${line}"][data-index="${index}"]`;
+  return null;
 }
 
 function showReview(job) {
   $("#review").hidden = !job.reading;
   if (!job.reading) return;
   const { corrections } = job;
-  $("#undo").hidden = !Object.values(corrections || {}).some((fixes) => fixes?.length);
+  $("#undo").hidden = isEmpty(corrections);
   // A nonogram's reading is its clues; every other kind's is its grid.
   editor = job.reading.kind === "nonogram" ? clueEditor(job) : readingEditor(job);
+  const place = fieldPlace(document.activeElement);
   $("#reading").replaceChildren(editor.element);
+  if (place) editor.element.querySelector(place)?.focus({ preventScroll: true });
   // The help for this puzzle's kind only (and for a page written on, if it is one).
   const fits = new Set([job.reading.kind]);
   if (editor.element.querySelector("fieldset.cell-kind:not([hidden])")) fits.add("written");
@@ -229,10 +267,12 @@ function showResult(job, fromPicture) {
   if ($("#veil").checked) applyVeil();
 }
 
-function show(job, knownPicture) {
+// `stay`: the person stepped back or forward and goes on where they are (the focus stays).
+function show(job, knownPicture, stay = false) {
   // A job followed from the address alone: only a picture has a reading.
   const fromPicture = knownPicture ?? Boolean(job.reading);
   shownJob = job;
+  if (steps?.id !== job.id) steps = correctionSteps(job.id);
   showProgress(job, fromPicture);
   $("#job-actions").hidden = !FINAL_STATES.has(job.status);
   $("#failed-actions").hidden = job.status !== "failed";
@@ -242,15 +282,16 @@ function show(job, knownPicture) {
     showReview(job);
     showResult(job, fromPicture);
     if (job.status === "failed") showError(new Error(job.error || "The job failed."));
-    else bringIntoView($("#job"));
+    else if (!stay) bringIntoView($("#job"));
   }
 }
 
 // Follow a job from its creation to a final state; a newer job replaces it.
-async function follow(makeJob, { fromPicture, keepShown = false }) {
+async function follow(makeJob, { fromPicture, keepShown = false, step = "" }) {
   following?.abort();
   const controller = new AbortController();
   following = controller;
+  said = step;
   clearError();
   showJobSection();
   $("#status").textContent = "Sending…";
@@ -273,12 +314,14 @@ async function follow(makeJob, { fromPicture, keepShown = false }) {
     // is a new history entry, so the browser's Back goes to the one before.
     const address = `#job=${encodeURIComponent(created.id)}`;
     if (location.hash !== address) history.pushState(null, "", address);
-    await waitForJob(created.id, (job) => show(job, fromPicture), controller.signal);
+    await waitForJob(created.id, (job) => show(job, fromPicture, Boolean(step)),
+                     controller.signal);
   } catch (error) {
     if (error.name === "AbortError") return; // a newer job took over the page
     $("#status").textContent = STATUS_TEXT.failed;
     $("#job").setAttribute("aria-busy", "false");
     $("#solve-again").disabled = false;
+    showSteps(Boolean(shownJob));
     showError(error);
   }
 }
@@ -388,15 +431,68 @@ function wireReview() {
           + "again."));
       return;
     }
-    const { id } = shownJob;
-    follow(() => postCorrections(id, fixes), { fromPicture: true, keepShown: true });
+    const before = shownJob.corrections;
+    changeCorrections(async (id, history) => {
+      const created = await postCorrections(id, fixes);
+      history.took(before);
+      return created;
+    });
   });
   $("#undo").addEventListener("click", () => {
-    if (!shownJob) return;
-    clearError();
-    const { id } = shownJob;
-    follow(() => resetCorrections(id), { fromPicture: true, keepShown: true });
+    const before = shownJob?.corrections;
+    changeCorrections(async (id, history) => {
+      const created = await resetCorrections(id);
+      history.took(before); // going back to the original can be undone too
+      return created;
+    });
   });
+  $("#undo-step").addEventListener("click", undoStep);
+  $("#redo-step").addEventListener("click", redoStep);
+  document.addEventListener("keydown", undoKeys);
+}
+
+// Send a change of the shown job's corrections and follow the revision it makes.
+function changeCorrections(send, step = "") {
+  if (!shownJob) return;
+  clearError();
+  const { id } = shownJob;
+  const history = steps; // the steps of this job, whatever is shown when the answer comes
+  changing = true; // one change at a time: a second Ctrl+Z waits for the first
+  follow(() => send(id, history), { fromPicture: true, keepShown: true, step })
+    .finally(() => { changing = false; });
+}
+
+// Take back the last step (undo) or make it again (redo): the set of corrections from
+// before (after) it goes to the server in place of those in force.
+function takeStep(back) {
+  const ready = back ? steps?.canUndo() : steps?.canRedo();
+  if (changing || !ready || !FINAL_STATES.has(shownJob?.status)) return;
+  const current = shownJob.corrections;
+  changeCorrections(async (id, history) => {
+    const created = await putCorrections(id, back ? history.undoTarget() : history.redoTarget());
+    if (back) history.undone(current);
+    else history.redone(current);
+    return created;
+  }, back ? "Undone. " : "Redone. ");
+}
+const undoStep = () => takeStep(true);
+const redoStep = () => takeStep(false);
+
+// Ctrl+Z (Cmd+Z) takes back the last correction, Ctrl+Shift+Z or Ctrl+Y makes it again;
+// in a text box the person has typed into, the keys undo the typing, as they always do.
+function undoKeys(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || !shownJob || $("#job").hidden
+      || $("#review").hidden) {
+    return;
+  }
+  const key = event.key.toLowerCase();
+  const redo = key === "y" || (key === "z" && event.shiftKey);
+  if (key !== "z" && !redo) return;
+  const field = event.target.closest?.("input, textarea, select, [contenteditable]");
+  if (field && (!$("#reading").contains(field) || field.classList.contains("edited"))) return;
+  event.preventDefault();
+  if (redo) redoStep();
+  else undoStep();
 }
 
 // Hiding the solution: found digits are veiled, and each one shows when its cell is
@@ -486,6 +582,7 @@ function wireResultActions() {
       return;
     }
     following?.abort();
+    steps?.forget();
     history.replaceState(null, "", location.pathname);
     for (const part of ["#review", "#result", "#job-actions"]) $(part).hidden = true;
     shownJob = null;
