@@ -74,7 +74,7 @@ def killer_as_shown(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray, n
 
 
 def numbers_found(killer) -> int:
-    """Cage heads holding a number, and numbers read in regions too large for a cage
-    (a wall missed there)."""
+    """Cells holding a number read as a cage sum: the heads' numbers, or all numbers read
+    when more (a missed wall makes a sum's cell no cage's first)."""
     cells = {tuple(s.cell) for s in killer.sums if not unread(s)}
     return max(killer.numbered_heads, len(cells | set(killer.illegible)))
