@@ -103,14 +103,18 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
         puzzle, solution = make_killer(rng, size=SIDE, givens=True, huge=True)
     if style == "handwritten":
         return handwritten_case(seed, rng, puzzle, solution, exclude_families)
-    base = {"photo": "print", "page": None, "mixed": None, "progress": None}.get(style, style)
+    base = {"photo": "print", "page": None, "mixed": None, "progress": None,
+            "bold_large": "bold_serif"}.get(style, style)
     if base is None:
         pool = ALL_STYLES if style == "progress" else TRAINED_STYLES
         base = rng.choice(sorted(set(pool) - ({"dark"} if style == "progress" else set())))
     look = vary(ALL_STYLES[base], rng)
+    if style == "bold_large":  # sums set large, a puzzle in progress
+        look = replace(look, sum_height=rng.uniform(0.25, 0.35), sum_box=True)
     font = pick_sum_font(look, rng, exclude_families)
     marks = in_progress(solution, rng, rng.uniform(0.15, 0.5), rng.uniform(0.05, 0.2),
-                        wrong=1) if style == "progress" else None
+                        wrong=1 if style == "progress" else 0) \
+        if style in ("progress", "bold_large") else None
     image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
                           margin=rng.randint(6, 40), sum_font=font, marks=marks)
     info = dict(image.info)
@@ -348,10 +352,11 @@ def held_out(count: int, grids: int, folds: int, which: str = "all",
     if which in ("all", "bold_serif"):
         # Every bold serif face's family left out together; read bold serif sums in them.
         fold = bold_serif_families()
-        cases = [(seed, "bold_serif", everything - fold)
-                 for seed, _, _ in style_cases("bold_serif", count, offset=900)]
-        groups.append((f"bold serif families held out ({len(fold)} families)",
-                       dict(exclude_families=fold), cases))
+        for style in ("bold_serif", "bold_large"):
+            cases = [(seed, style, everything - fold)
+                     for seed, _, _ in style_cases("bold_serif", count, offset=900)]
+            groups.append((f"bold serif families held out ({len(fold)} families), {style}",
+                           dict(exclude_families=fold), cases))
     for k, fold in enumerate(family_folds(folds) if which in ("all", "fonts") else []):
         if fold_numbers and k + 1 not in fold_numbers:
             continue
