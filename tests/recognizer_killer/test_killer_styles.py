@@ -196,7 +196,7 @@ def test_training_sets_some_sums_tight_so_their_digits_touch():
         assert (count == 1) == touching, (tracking, count)
 
 
-def test_training_sets_sums_large_highlights_blue_and_outlines_in_hairline_dots():
+def test_training_sets_some_sums_large_and_some_highlights_blue():
     looks = [widen(vary(TRAINED_STYLES["web"], random.Random(k)), random.Random(k))
              for k in range(80)]
     large = [look for look in looks if look.sum_height >= 0.25]
@@ -204,8 +204,4 @@ def test_training_sets_sums_large_highlights_blue_and_outlines_in_hairline_dots(
     assert all(look.sum_height <= 0.35 and look.sum_box for look in large)
     blue = [look for look in looks if look.band and look.band[2] - look.band[0] >= 15]
     assert 5 <= len(blue) <= 40
-    hairline = [look for look in looks if look.cage_width <= 0.01 and look.dash <= 0.01]
-    assert 3 <= len(hairline) <= 30
-    # One-pixel dots, just inside the thick box lines.
-    assert all(look.inset - look.grid.thick / 2 <= 0.04 for look in hairline)
 
