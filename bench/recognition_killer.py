@@ -47,9 +47,15 @@ sys.path.insert(0, str(ROOT))
 import joblib  # noqa: E402
 import numpy as np  # noqa: E402
 
-from gridsight.synth.fonts import digit_fonts, font_family  # noqa: E402
+from gridsight.synth.fonts import SERIF_FAMILIES, digit_fonts, font_family  # noqa: E402
 from gridsight.synth.half_solved import half_solved_page  # noqa: E402
-from gridsight.synth.killer_render import in_progress, on_page, pick_sum_font, render_killer  # noqa: E402
+from gridsight.synth.killer_render import (  # noqa: E402
+    in_progress,
+    is_bold,
+    on_page,
+    pick_sum_font,
+    render_killer,
+)
 from gridsight.synth.killer_styles import ALL_STYLES, TRAINED_STYLES, UNSEEN_STYLES, vary  # noqa: E402
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
@@ -93,16 +99,22 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
     """
     rng = random.Random(seed)
     puzzle, solution = make_killer(rng, size=SIDE)
+    if style in HUGE_CAGED:
+        puzzle, solution = make_killer(rng, size=SIDE, givens=True, huge=True)
     if style == "handwritten":
         return handwritten_case(seed, rng, puzzle, solution, exclude_families)
-    base = {"photo": "print", "page": None, "mixed": None, "progress": None}.get(style, style)
+    base = {"photo": "print", "page": None, "mixed": None, "progress": None,
+            "bold_large": "bold_serif"}.get(style, style)
     if base is None:
         pool = ALL_STYLES if style == "progress" else TRAINED_STYLES
         base = rng.choice(sorted(set(pool) - ({"dark"} if style == "progress" else set())))
     look = vary(ALL_STYLES[base], rng)
+    if style == "bold_large":  # sums set large, a puzzle in progress
+        look = replace(look, sum_height=rng.uniform(0.25, 0.35), sum_box=True)
     font = pick_sum_font(look, rng, exclude_families)
     marks = in_progress(solution, rng, rng.uniform(0.15, 0.5), rng.uniform(0.05, 0.2),
-                        wrong=1) if style == "progress" else None
+                        wrong=1 if style == "progress" else 0) \
+        if style in ("progress", "bold_large") else None
     image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_size(rng),
                           margin=rng.randint(6, 40), sum_font=font, marks=marks)
     info = dict(image.info)
@@ -254,15 +266,27 @@ def table_row(row: dict) -> str:
             f"| {pct(row['times'], 50):.3f} / {pct(row['times'], 95):.3f} |")
 
 
+# Styles of puzzles with few huge cages; numbered after the other groups, so that every
+# other group keeps its seeds.
+HUGE_CAGED = ("huge_dotted",)
+
+
 def style_cases(style: str, count: int, offset: int = 0) -> list:
-    index = (list(ALL_STYLES) + ["photo", "page", "mixed", "progress",
-                                 "handwritten"]).index(style)
+    index = ([s for s in ALL_STYLES if s not in HUGE_CAGED]
+             + ["photo", "page", "mixed", "progress", "handwritten", *HUGE_CAGED]).index(style)
     return [(SEED0 + 1000 * index + offset + i, style, frozenset()) for i in range(count)]
 
 
 def family_folds(k: int) -> list[frozenset[str]]:
     families = sorted({font_family(n) for n, _ in digit_fonts()})
     return [frozenset(families[i::k]) for i in range(k)]
+
+
+def bold_serif_families() -> frozenset[str]:
+    """Families with a bold serif face (Liberation Serif, FreeSerif Bold, TeX Gyre, DejaVu
+    Serif, Nimbus Roman ...)."""
+    return frozenset(font_family(n) for n, _ in digit_fonts()
+                     if font_family(n) in SERIF_FAMILIES and is_bold(n))
 
 
 def use_model(model) -> None:
@@ -325,6 +349,14 @@ def held_out(count: int, grids: int, folds: int, which: str = "all",
                style_cases(s, count, offset=500)) for s in TRAINED_STYLES
               if which in ("all", "styles") and (not only or s in only)]
     everything = frozenset(font_family(n) for n, _ in digit_fonts())
+    if which in ("all", "bold_serif"):
+        # Every bold serif face's family left out together; read bold serif sums in them.
+        fold = bold_serif_families()
+        for style in ("bold_serif", "bold_large"):
+            cases = [(seed, style, everything - fold)
+                     for seed, _, _ in style_cases("bold_serif", count, offset=900)]
+            groups.append((f"bold serif families held out ({len(fold)} families), {style}",
+                           dict(exclude_families=fold), cases))
     for k, fold in enumerate(family_folds(folds) if which in ("all", "fonts") else []):
         if fold_numbers and k + 1 not in fold_numbers:
             continue
@@ -367,7 +399,7 @@ def main() -> None:
     parser.add_argument("--family-folds", type=int, default=4)
     parser.add_argument("--only", nargs="*", choices=GROUPS,
                         help="shipped models: read only these groups (no classic rows)")
-    parser.add_argument("--groups", choices=("all", "styles", "fonts"), default="all",
+    parser.add_argument("--groups", choices=("all", "styles", "fonts", "bold_serif"), default="all",
                         help="which held-out groups (run two at once on two cores)")
     parser.add_argument("--digits-too", action="store_true",
                         help="held out: also read each group with the whole-number reader "

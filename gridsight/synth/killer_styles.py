@@ -110,6 +110,13 @@ UNSEEN_STYLES: dict[str, KillerStyle] = {
                    outer=0.06, serif=False),
         cage=(40, 90, 200), cage_width=0.02, inset=0.08, dash=0.0, gap=0.06, sum_height=0.22,
         sum_colour=(40, 90, 200), sum_box=True, band=(236, 240, 248)),
+    # Huge cages (make_killer(huge=True)) outlined by dots one pixel wide, just inside the
+    # thick box lines; sums up to 45 on a ground patch.
+    "huge_dotted": KillerStyle(
+        grid=Style(line=(175, 175, 175), box_line=(0, 0, 0), thin=0.012, thick=0.045,
+                   outer=0.05, serif=False),
+        cage=(60, 60, 60), cage_width=0.01, inset=0.065, dash=0.01, gap=0.03,
+        sum_height=0.2, sum_colour=(20, 20, 20), sum_box=True),
 }
 TRAINED_STYLES = STYLES | NEW_STYLES
 ALL_STYLES = TRAINED_STYLES | MORE_STYLES | UNSEEN_STYLES

@@ -68,8 +68,14 @@ def _has_unique_answer(givens: Grid, geo) -> bool:
 
 
 def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
-                max_cage: int = 5, hard: bool = False) -> tuple[KillerPuzzle, Grid]:
+                max_cage: int = 5, hard: bool = False,
+                huge: bool = False) -> tuple[KillerPuzzle, Grid]:
     """(puzzle, solution): random connected cages of 1..max_cage cells with distinct digits.
+
+    huge=True (max_cage is ignored) draws the few huge cages of some apps: grown to 6..9
+    cells (HUGE_CAGE_SIZES), smaller left-overs joined to a neighbour while the digits
+    stay distinct, sums up to 45, often fewer than ten cages; with givens=True the givens
+    are put outside the cages' first cells where they can be, as such apps do.
 
     While the puzzle has several answers, the cage holding a cell where two answers differ
     is split (or, with givens=True, that cell is given), until the answer is unique.
@@ -90,7 +96,10 @@ def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
     box = default_box(size)
     geo = geometry(size, box)
     solution = random_solution(size, box, rng)
-    owner = _random_cages(rng, solution, max_cage)
+    if huge:
+        owner = _huge_cages(rng, solution)
+    else:
+        owner = _random_cages(rng, solution, max_cage)
     shown = [[0] * size for _ in range(size)]
     for _ in range(size * size):
         cages = _cage_lists(owner, size)
@@ -104,6 +113,9 @@ def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
             raise RuntimeError(f"generated killer has verdict {answer.verdict}")
         differ = [(r, c) for r in range(size) for c in range(size)
                   if answer.solution[r][c] != answer.other[r][c]]
+        if givens and huge:
+            heads = {min(cells) for cells in cages}
+            differ = [cell for cell in differ if cell not in heads] or differ
         r, c = rng.choice(differ)
         if givens:
             shown[r][c] = solution[r][c]
@@ -118,6 +130,8 @@ def make_killer(rng: random.Random, size: int = 9, givens: bool = False,
     return puzzle, solution
 
 
+HUGE_CAGE_SIZES = (6, 7, 8, 9)
+HUGE_LAYOUTS = 300  # random layouts drawn for a huge-cage killer
 HARD_MEAN_CAGE = 3.5
 HARD_CAGE_SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)
 HARD_MOVES = 150  # cell moves per attempt before starting again with fresh cages
@@ -158,6 +172,48 @@ def _cage_digits(owner: list[list[int]], solution: Grid, label: int) -> int:
     size = len(owner)
     return sum(bit(solution[r][c]) for r in range(size) for c in range(size)
                if owner[r][c] == label)
+
+
+def _huge_cages(rng: random.Random, solution: Grid) -> list[list[int]]:
+    """A random layout of huge cages with at most a random 9..13 cages (the fewest found
+    in HUGE_LAYOUTS layouts when none has so few)."""
+    most = rng.randint(9, 13)
+    best = None
+    for _ in range(HUGE_LAYOUTS):
+        owner = _random_cages(rng, solution, sizes=HUGE_CAGE_SIZES)
+        _join_small_cages(owner, solution, HUGE_CAGE_SIZES[0])
+        _absorb_single_cells(rng, owner, solution)
+        count = len(_cage_lists(owner, len(solution)))
+        if best is None or count < best[0]:
+            best = count, owner
+        if count <= most:
+            break
+    return best[1]
+
+
+def _join_small_cages(owner: list[list[int]], solution: Grid, least: int) -> None:
+    """Join each cage of fewer than `least` cells to the smallest neighbouring cage whose
+    digits it does not repeat (the joined cage holds at most one of each digit)."""
+    size = len(owner)
+    joined = True
+    while joined:
+        joined = False
+        cages = sorted(_cage_lists(owner, size), key=len)
+        cage_of = {cell: k for k, cells in enumerate(cages) for cell in cells}
+        for k, cells in enumerate(cages):
+            if len(cells) >= least:
+                break
+            digits = sum(bit(solution[r][c]) for r, c in cells)
+            near = {cage_of[n] for r, c in cells for n in _neighbours(r, c, size)} - {k}
+            fits = [j for j in near if len(cages[j]) + len(cells) <= size
+                    and not digits & sum(bit(solution[r][c]) for r, c in cages[j])]
+            if fits:
+                r0, c0 = cages[min(fits, key=lambda j: len(cages[j]))][0]
+                label = owner[r0][c0]
+                for r, c in cells:
+                    owner[r][c] = label
+                joined = True
+                break
 
 
 def _absorb_single_cells(rng: random.Random, owner: list[list[int]], solution: Grid) -> None:

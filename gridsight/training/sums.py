@@ -49,6 +49,7 @@ def photo_options(rng: random.Random) -> dict:
 
 
 PROGRESS_SHARE = 0.3  # training grids drawn as puzzles in progress
+HUGE_SHARE = 0.15  # training grids of few huge cages (make_killer(huge=True)) with givens
 
 
 def cell_size(rng: random.Random) -> int:
@@ -74,6 +75,10 @@ def sample_killer(seed: int, style: str | None = None, photo: bool | None = None
     rng = random.Random(seed)
     name = style or rng.choice(sorted(styles or TRAINED_STYLES))
     puzzle, solution = make_killer(rng)
+    # Drawn on a side stream: every other grid stays as it was.
+    side = random.Random(f"huge {seed}")
+    if side.random() < HUGE_SHARE:
+        puzzle, solution = make_killer(side, givens=True, huge=True)
     look = widen(vary(TRAINED_STYLES[name], rng), rng)
     font = pick_sum_font(look, rng, exclude_families)
     marks = in_progress(solution, rng, rng.uniform(0.1, 0.5), rng.uniform(0.05, 0.25)) \

@@ -30,7 +30,12 @@ from services.recognizer.grid.shape import box_fields
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.kind import decide, min_heads
 from services.recognizer.killer.marks import read_marks
-from services.recognizer.killer.page import killer_as_shown, killer_evidence, read_upright_killer
+from services.recognizer.killer.page import (
+    killer_as_shown,
+    killer_evidence,
+    numbers_found,
+    read_upright_killer,
+)
 from services.recognizer.killer.reading import cage_walls_seen, killer_cells, reading_fields
 from services.recognizer.nonogram.reading import nonogram_reading
 from services.recognizer.stages import recording
@@ -150,7 +155,7 @@ def _recognize(image: bytes, kind: str) -> Reading:
                     digit_view(gray, shown), size)
                 probs, large_digits = read_cells(gray, lattice, features)
         read_as, confidence, warnings = decide(
-            kind, p_killer, sums_found=killer.numbered_heads >= min_heads(size))
+            kind, p_killer, sums_found=numbers_found(killer) >= min_heads(size))
         lap("killer")
         if read_as == "killer":
             lattice = killer.lattice  # traced among the cage outlines

@@ -194,3 +194,14 @@ def test_training_sets_some_sums_tight_so_their_digits_touch():
         corner = gray[60 * r + 6:60 * r + 30, 60 * c + 6:60 * c + 50] < 128
         count = cv2.connectedComponents(corner.astype(np.uint8), connectivity=8)[0] - 1
         assert (count == 1) == touching, (tracking, count)
+
+
+def test_training_sets_some_sums_large_and_some_highlights_blue():
+    looks = [widen(vary(TRAINED_STYLES["web"], random.Random(k)), random.Random(k))
+             for k in range(80)]
+    large = [look for look in looks if look.sum_height >= 0.25]
+    assert 5 <= len(large) <= 40
+    assert all(look.sum_height <= 0.35 and look.sum_box for look in large)
+    blue = [look for look in looks if look.band and look.band[2] - look.band[0] >= 15]
+    assert 5 <= len(blue) <= 40
+

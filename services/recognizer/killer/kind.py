@@ -13,6 +13,12 @@ numbers, whichever comes closer to the total. A number printed where the sums ar
 could not be read (illegible) counts as a number; its value is unknown, anything its
 cage allows, and the total only has to be reachable with it.
 
+Cages of a killer may be huge (6-9 cells, sums up to 45, as few as n cages): a wall the
+reader misses there joins two cages into a region larger than any cage can be. Such a
+region stands for as many cages as it needs (hidden_cages), its numbers count as heads'
+numbers, and its cages' sums, whatever the numbers read in it, add up to what its cells
+can hold (region_sum_range): tightly bounded, since each cage holds one of each digit.
+
 An explicit kind is honoured: the picture is read as asked, and when it looks like the
 other kind the Reading carries a warning saying so. Only a "killer" request on a picture
 where fewer than min_heads cages hold a sum cannot be read as one, and says why.
@@ -35,13 +41,25 @@ from services.recognizer.killer.tuning import (
     TOTAL_SLACK,
 )
 
-MIN_HEADS = 10  # fewer cages than this is not a 9x9 killer grid (see min_heads)
-
 
 def min_heads(n: int) -> int:
-    """Fewest cages of an n x n killer: MIN_HEADS at 9x9, as many per cell at other
-    sides (4 at 6x6)."""
-    return max(2, round(MIN_HEADS * n * n / 81))
+    """Fewest cages of an n x n killer: n, as a cage holds at most n cells (one of each
+    digit)."""
+    return n
+
+
+def hidden_cages(cells: int, n: int) -> int:
+    """Cages a region of `cells` cells read in an n x n grid stands for at the fewest."""
+    return max(1, -(-cells // n))
+
+
+def region_sum_range(cells: int, n: int) -> tuple[int, int]:
+    """Least and most the cages of a region of `cells` cells may add up to: its cells'
+    digits, at most hidden_cages of each digit 1..n."""
+    if cells <= n:
+        return cage_sum_range(cells, n)
+    digits = sorted(list(range(1, n + 1)) * hidden_cages(cells, n))
+    return sum(digits[:cells]), sum(digits[-cells:])
 
 
 def killer_probability(walls_right: np.ndarray, walls_down: np.ndarray, heads: int,

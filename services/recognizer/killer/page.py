@@ -9,9 +9,11 @@ from services.recognizer.grid.lattice import SIZE, corners_of
 from services.recognizer.grid.shape import box_fields
 from services.recognizer.killer.kind import (
     cage_sum_range,
+    hidden_cages,
     killer_probability,
     min_heads,
     numbers_total,
+    region_sum_range,
 )
 from services.recognizer.killer.reading import read_killer, regions, unread
 from services.recognizer.killer.tuning import SURE_SUM
@@ -34,17 +36,30 @@ def read_upright_killer(gray: np.ndarray, colour: np.ndarray, corners: np.ndarra
 def killer_evidence(killer, n: int) -> float:
     """The probability that an n x n grid the killer reader read is a killer (killer/kind.py)."""
     illegible = set(killer.illegible)
+    cages = regions(killer.walls_right, killer.walls_down)
+    # Regions too large for a cage: walls missed, their numbers and sums taken together.
+    joined = {cell for cage in cages if len(cage) > n for cell in cage}
     legible = [s for s in killer.sums if tuple(s.cell) not in illegible]
+    inside = [s for s in legible if tuple(s.cell) in joined and not unread(s)]
+    legible = [s for s in legible if tuple(s.cell) not in joined]
     head_sums = [s.candidates[0] for s in legible if tuple(s.cell) in killer.heads]
     total = numbers_total(sum(top.value for top in head_sums),
                           sum(s.candidates[0].value for s in legible if not unread(s)), n)
-    cage_size = {min(cage): len(cage) for cage in regions(killer.walls_right, killer.walls_down)}
-    bounds = [cage_sum_range(cage_size.get(cell, 1), n) for cell in illegible]
+    cage_size = {min(cage): len(cage) for cage in cages}
+    bounds = [cage_sum_range(cage_size.get(cell, 1), n) for cell in illegible
+              if cell not in joined]
+    bounds += [region_sum_range(len(cage), n) for cage in cages if len(cage) > n]
+    heads, numbered = len(killer.heads), killer.numbered_heads
+    marked = {tuple(s.cell) for s in inside} | illegible
+    for cage in (cage for cage in cages if len(cage) > n):
+        heads += hidden_cages(len(cage), n) - 1
+        numbered += min(hidden_cages(len(cage), n), len(marked & set(cage))) \
+            - int(min(cage) in marked)
     doubtful = [cage_sum_range(cage_size.get(tuple(s.cell), 1), n) for s in legible
                 if tuple(s.cell) in killer.heads and s.candidates[0].prob < SURE_SUM]
     return killer_probability(
-        killer.walls_right, killer.walls_down, len(killer.heads), killer.numbered_heads,
-        total, doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM),
+        killer.walls_right, killer.walls_down, heads, numbered, total,
+        doubtful_total=sum(top.value for top in head_sums if top.prob < SURE_SUM),
         unknown=(sum(lo for lo, _ in bounds), sum(hi for _, hi in bounds)),
         placed=killer.placed,
         doubtful_range=(sum(lo for lo, _ in doubtful), sum(hi for _, hi in doubtful)))
@@ -55,4 +70,11 @@ def killer_as_shown(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray, n
     when too few of its cages' first cells hold a number either."""
     boxes = box_fields(gray, lattice) if n != SIZE else {}
     killer = read_killer(gray, corners_of(lattice), colour, n, boxes.get("box", (3, 3)))
-    return (killer, boxes) if killer.numbered_heads >= min_heads(n) else None
+    return (killer, boxes) if numbers_found(killer) >= min_heads(n) else None
+
+
+def numbers_found(killer) -> int:
+    """Cells holding a number read as a cage sum: the heads' numbers, or all numbers read
+    when more (a missed wall makes a sum's cell no cage's first)."""
+    cells = {tuple(s.cell) for s in killer.sums if not unread(s)}
+    return max(killer.numbered_heads, len(cells | set(killer.illegible)))
