@@ -10,6 +10,13 @@ is), so only the digit reading is measured. Per level: photos, how many were sha
 then misread cells (at p > 0.9) and grids read exactly, as straightened, sharpened once at the
 estimated blur, and as read (the probabilities averaged over focus_views, a soft grid's
 by the main and the soft-grid digit models as cells/digits.py read_cells reads it).
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/out_of_focus.py --placement \
+        [--count 40] [--seed 16800000]
+
+--placement: where exposure.locate_through_blur places the grid of photos defocused by a
+tenth of a cell (as tests/recognizer/test_focus.py draws them), per photo the farthest
+grid corner from the truth in cells (bound 0.5), the farthest first.
 """
 
 from __future__ import annotations
@@ -35,7 +42,9 @@ from services.recognizer.cells.classifier import load_model  # noqa: E402
 from services.recognizer.cells.digits import soft_grid_probabilities  # noqa: E402
 from services.recognizer.cells.features import read_grid_cells  # noqa: E402
 from services.recognizer.grid.decode import decode  # noqa: E402
+from services.recognizer.grid.exposure import brightened, locate_through_blur  # noqa: E402
 from services.recognizer.grid.focus import focus_views  # noqa: E402
+from services.recognizer.grid.lattice import corners_of  # noqa: E402
 from services.recognizer.grid.straighten import straighten  # noqa: E402
 
 LEVELS = (0.0, 0.04, 0.06, 0.08, 0.10, 0.12)
@@ -76,13 +85,49 @@ def misreads(views: list[np.ndarray], givens: np.ndarray,
     return int(wrong.sum()), int((wrong & (probs.max(axis=1) > 0.9)).sum())
 
 
+def corner_error(seed: int, defocus: float = 0.10) -> float:
+    """The farthest grid corner placed through the blur from the truth, in cells (inf if
+    the lattice found is not the grid's 10 x 10)."""
+    from tests.recognizer.conftest import bench_photo
+
+    photo, _, truth = bench_photo(seed, defocus=defocus)
+    upload = io.BytesIO()
+    photo.save(upload, "JPEG", quality=90)  # as bench/recognition.py sends it
+    gray, scale, _ = decode(upload.getvalue())
+    _, _, lattice = locate_through_blur(brightened(gray))
+    true = truth.lattice / scale
+    if lattice.shape != true.shape:
+        return float("inf")
+    cell = np.linalg.norm(true[0, -1] - true[0, 0]) / 9
+    return float(np.linalg.norm(corners_of(lattice) - corners_of(true), axis=1).max() / cell)
+
+
+def placement(seeds: range) -> None:
+    errors = {seed: corner_error(seed) for seed in seeds}
+    print("| seed | farthest corner (cells) |\n|---:|---:|")
+    for seed, error in sorted(errors.items(), key=lambda item: -item[1]):
+        print(f"| {seed} | {error:.3f} |")
+    print(f"\n{len(errors)} photos, {sum(e >= 0.5 for e in errors.values())} off by 0.5 "
+          f"cell or more, worst {max(errors.values()):.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=20, help="photos per defocus level")
-    parser.add_argument("--seed", type=int, default=13_400_000,
-                        help="first seed; each level adds 1000")
+    parser.add_argument("--count", type=int, default=None,
+                        help="photos per defocus level (20; --placement: 40)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="first seed; each level adds 1000 (13400000; --placement: "
+                             "16800000)")
     parser.add_argument("--lens", action="store_true", help="a lens's disk blur")
+    parser.add_argument("--placement", action="store_true",
+                        help="the grid's placement through the blur instead")
     args = parser.parse_args()
+    if args.placement:
+        start = 16_800_000 if args.seed is None else args.seed
+        placement(range(start, start + (args.count or 40)))
+        return
+    args.count = args.count or 20
+    args.seed = 13_400_000 if args.seed is None else args.seed
     fonts = [path for _, path in digit_fonts()]
     print("defocus | photos | sharpened | straightened: misread (p > 0.9) / exact "
           "| sharpened once: misread (p > 0.9) / exact | as read: misread (p > 0.9) / exact")

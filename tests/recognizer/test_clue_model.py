@@ -32,9 +32,11 @@ def test_clue_numbers_read_right_are_read_surely_on_held_out_pictures():
     """Honest confidences: a lone glyph's prior of being two touching digits ('3' or '13')
     is fitted (pair odds), and the numbers of held-out pictures, nearly all read right, are
     no longer left unsure. Before the fit, 32 % of their true values came out under 0.9
-    (every one of them right), and the page shaded a fifth of the clues."""
-    pictures = [clue_picture(seed, held_out=True) for seed in range(994_000, 994_008)]
+    (every one of them right), and the page shaded a fifth of the clues.
+    bench/clue_surety.py reads 994 000-994 007 (584 numbers, 5 under 0.9, none wrong);
+    here the two with the most under 0.9 (4 of 103 and 1 of 64)."""
+    pictures = [clue_picture(seed, held_out=True) for seed in (994_007, 994_001)]
     probs = np.array(true_number_probs(clue_model(), pictures))
-    assert len(probs) >= 300
+    assert len(probs) >= 150
     assert (probs > 0.5).mean() >= 0.995  # read right
     assert (probs < 0.9).mean() <= 0.1

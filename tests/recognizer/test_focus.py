@@ -32,9 +32,11 @@ OUT_OF_FOCUS = range(1_313_000, 1_313_012)  # synthetic seeds; main misreads 21 
 # Softer still (12 % of a cell): one sharpening at the estimated blur reads 27 of these
 # 972 cells wrong at p > 0.9, the averaged views 17.
 FAR_OUT_OF_FOCUS = range(16_150_000, 16_150_012)
-# Defocused by a tenth of a cell: main placed these grids on the sheet's edge, a block of
-# text or nowhere (their thin lines blur into the paper).
-GRIDS_LOST_IN_BLUR = (16_800_015, 16_800_021, 16_800_023, 16_800_033, 16_800_034)
+# Defocused by a tenth of a cell: grids once placed on the sheet's edge, a block of text or
+# nowhere (their thin lines blur into the paper). The two placed farthest from the truth of
+# the five such seeds (0.133 and 0.128 cells); bench/out_of_focus.py --placement sweeps them
+# all with their neighbours.
+GRIDS_LOST_IN_BLUR = (16_800_021, 16_800_015)
 
 
 def test_out_of_focus_photos_are_read_right():

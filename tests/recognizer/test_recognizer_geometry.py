@@ -61,8 +61,9 @@ def test_thick_lined_grid_in_a_small_photo_is_not_mistaken_for_its_page(syntheti
 def test_faint_inner_lines_are_not_bent_by_digits(synthetic_photo):
     # Thin light-grey lines binarize into fragments; a curve fitted through a few of them
     # and a digit's stroke must not swing across the neighbouring cells.
-    # The seeds nearest the bound in bench/lattice_geometry.py's sweep of 40 (500-539).
-    errors = worst_errors(synthetic_photo, "app", (528, 506, 523, 521, 515), (1024, 768))
+    # The two seeds nearest the bound in bench/lattice_geometry.py's sweep of 40 (500-539):
+    # 0.105 and 0.097 cells; the next ones lie at 0.095.
+    errors = worst_errors(synthetic_photo, "app", (528, 506), (1024, 768))
     assert max(errors) < 0.35, np.round(errors, 2)
 
 

@@ -61,7 +61,8 @@ def test_glyphs_of_other_sides_are_learnt_as_digits_and_touching_pairs_as_none()
     """The digit glyphs of 12x12 and 16x16 grids, as the recognizer cuts them, each
     labelled with its digit; a number whose digits touch, cut as one glyph, once with
     each digit 1-9, so that no digit is read surely from it."""
-    x, y = make_other_side_glyphs(range(30_000, 30_006))
+    # Of seeds 30 000-30 005 only 30 003 draws a grid whose numbers touch (6 pairs).
+    x, y = make_other_side_glyphs((30_003, 30_004))
     assert x.shape == (len(y), load_model().scaler.n_features_in_)
     assert set(y.tolist()) <= set(range(1, 10))
     # A touching pair is one feature vector labelled with every digit (a screenshot's

