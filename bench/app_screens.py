@@ -1,11 +1,12 @@
 """App and web screenshots of sudoku in progress, by theme family (gridsight/synth/app_screens.py).
 
 Each picture is read by recognize() as the service reads it; a cell's state (blank, its
-digit, or pencil notes) is right when it is the truth's, givens and entries also by kind.
-Per family: cell states right, givens / entries / notes / blank right, pictures with
-every cell right, wrong answers given as `solved` (services.solver.solve_page), time per
-picture. Seeds from 5_000_000 on: never those the cell-kind model is trained on (see
-gridsight/training/cell_kinds.py); HELD_OUT_FAMILY is never trained on at all.
+digit, or pencil notes) is right when it is the truth's, a digit's kind too (a given or
+the person's). Per family: cell states right, givens / entries / notes / blank right,
+pictures with every cell right, wrong answers given as `solved` (services.solver's
+solve_page), time per picture. Seeds from 5_000_000 on: never those the cell-kind
+model is trained on (gridsight/training/cell_kinds.py); HELD_OUT_FAMILY is never trained
+on at all.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/app_screens.py [--count N] [--model PATH]
 """
@@ -36,6 +37,7 @@ from services.solver import solve_page  # noqa: E402
 
 FIRST_SEED = 5_000_000
 GROUPS = ("given", "entry", "notes", "blank")
+KIND_INDEX = {"blank": 0, "given": 1, "entry": 2, "notes": 3}  # as Reading.cell_kinds
 
 
 def encoded(screen, k: int) -> bytes:
@@ -71,15 +73,18 @@ def read_family(family: str, count: int, seed: int) -> dict:
         except RecognitionError:
             reading = None
         seconds.append(time.perf_counter() - t0)
-        state = states(reading)[0] if reading is not None else np.full((9, 9), -1)
-        if reading is not None and np.asarray(state).shape != (9, 9):
-            state = np.full((9, 9), -1)
+        state, kind = states(reading) if reading is not None else (None, None)
+        if state is None or np.asarray(state).shape != (9, 9):
+            state, kind = np.full((9, 9), -1), np.full((9, 9), -1)
         groups = truth_groups(screen)
+        # Right: the state and, for a digit, its kind (a given read as the person's digit
+        # or the other way round is wrong, though its value is right).
+        good = (state == labels) & (kind == np.vectorize(KIND_INDEX.get)(groups))
         for g in GROUPS:
             mask = groups == g
             total[g] += int(mask.sum())
-            right[g] += int((state[mask] == labels[mask]).sum())
-        perfect += bool((state == labels).all())
+            right[g] += int(good[mask].sum())
+        perfect += bool(good.all())
         if reading is not None:
             result = solve_page(reading)
             if result.status == "solved":

@@ -203,7 +203,8 @@ def app_screen(seed: int, family: str | None = None, *, width: int | None = None
              for gr, er in zip(givens, entries, strict=True)]
     look = {"band": rng.random() < 0.7, "selected": rng.random() < 0.8,
             "same": rng.random() < 0.5, "chrome": chrome, "landscape": landscape,
-            "notes_layout": notes_layout, "width": width}
+            "notes_layout": notes_layout, "width": width,
+            "dark": sum(colours["grounds"]) < 3 * 128}
     _cell_fills(draw, layout, colours, look, selected, shown)
     lines = rng.choice([(0.02, 0.05, 0.06), (0.015, 0.04, 0.04), (0.025, 0.06, 0.07),
                         (0.01, 0.03, 0.03)])

@@ -170,15 +170,17 @@ def _recognize(image: bytes, kind: str) -> Reading:
                                    kind_confidence=confidence, warnings=warnings)
 
     # Half-solved pages (cells/half_solved.py): printed givens told from the person's digits and
-    # pencil notes. Light-ground classic grids only: dark mode's colours are inverted.
-    if read_as == "sudoku" and gray is as_decoded:
-        if plainly_printed(straightened(), probs):
+    # pencil notes. A grid found inverted (dark mode: light ink on a dark ground) is read in
+    # the polarity of the rest, its colours inverted too: ink dark on light, the person's
+    # digits still another colour than the givens'.
+    if read_as == "sudoku":
+        ink_dark = straightened() if gray is as_decoded else 255 - straightened()
+        if plainly_printed(ink_dark, probs):
             # A flat screenshot of print alone (cells/print_look.py): nobody wrote on it.
             kind_extra = print_only_fields(probs)
             lap("print_look")
         else:
-            probs, kind_extra = half_solved_reading(in_colour(), lattice, probs,
-                                                    straightened())
+            probs, kind_extra = half_solved_reading(in_colour(), lattice, probs, ink_dark)
             lap("cell_kinds")
 
     probs = probs / probs.sum(axis=-1, keepdims=True)
