@@ -119,9 +119,13 @@ def _recognize(image: bytes, kind: str) -> Reading:
     straight = (None, None)  # (lattice, the colour grid straightened on it), made once
 
     def straightened() -> np.ndarray:
+        """The colour grid straightened, its ink dark on light: a grid found inverted (dark
+        mode: light ink on a dark ground) has its colours inverted too, as its grey
+        picture is, and the person's digits stay another colour than the givens'."""
         nonlocal straight
         if straight[0] is not lattice:
-            straight = lattice, straighten(in_colour(), lattice, KINDS_CELL)
+            grid = straighten(in_colour(), lattice, KINDS_CELL)
+            straight = lattice, grid if gray is as_decoded else 255 - grid
         return straight[1]
 
     if kind == "auto" and large_digits >= classic_givens(size) and (
@@ -170,17 +174,15 @@ def _recognize(image: bytes, kind: str) -> Reading:
                                    kind_confidence=confidence, warnings=warnings)
 
     # Half-solved pages (cells/half_solved.py): printed givens told from the person's digits and
-    # pencil notes. A grid found inverted (dark mode: light ink on a dark ground) is read in
-    # the polarity of the rest, its colours inverted too: ink dark on light, the person's
-    # digits still another colour than the givens'.
+    # pencil notes, in light and dark themes alike (straightened()).
     if read_as == "sudoku":
-        ink_dark = straightened() if gray is as_decoded else 255 - straightened()
-        if plainly_printed(ink_dark, probs):
+        if plainly_printed(straightened(), probs):
             # A flat screenshot of print alone (cells/print_look.py): nobody wrote on it.
             kind_extra = print_only_fields(probs)
             lap("print_look")
         else:
-            probs, kind_extra = half_solved_reading(in_colour(), lattice, probs, ink_dark)
+            probs, kind_extra = half_solved_reading(in_colour(), lattice, probs,
+                                                    straightened())
             lap("cell_kinds")
 
     probs = probs / probs.sum(axis=-1, keepdims=True)
