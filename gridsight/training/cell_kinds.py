@@ -262,3 +262,29 @@ def synthetic_cells(pages: int, seed: int, hand_digits: dict | None = None,
         xs.append(cell_kind_features(colour, lattice))
         ys.extend(page_classes(page))
     return np.concatenate(xs), np.array(ys)
+
+
+def app_screen_cells(pages: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Features and classes of app and web screenshots in progress (gridsight/synth/
+    app_screens.py) of the trained theme families only (HELD_OUT_FAMILY is the bench's
+    measure), cut at their true lattice or one a little off. A dark theme's grid is cut
+    from its colours inverted, as the recognizer reads a grid it finds inverted."""
+    import cv2
+
+    from gridsight.synth.app_screens import TRAINED_FAMILIES, app_screen
+
+    rng = random.Random(seed)
+    xs, ys = [], []
+    for k in range(pages):
+        screen = app_screen(seed * 100_000 + k, TRAINED_FAMILIES[k % len(TRAINED_FAMILIES)])
+        lattice = np.asarray(screen.image.info["lattice"], float)
+        colour = cv2.cvtColor(np.asarray(screen.image.convert("RGB")), cv2.COLOR_RGB2BGR)
+        if screen.features["dark"]:
+            colour = 255 - colour
+        cell = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / SIZE
+        if rng.random() < 0.5:
+            corners = lattice[[0, 0, -1, -1], [0, -1, -1, 0]]
+            lattice = lattice_from_corners(jittered(corners, rng, cell, 0.06))
+        xs.append(cell_kind_features(colour, lattice))
+        ys.extend(page_classes(screen))
+    return np.concatenate(xs), np.array(ys)

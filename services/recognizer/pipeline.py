@@ -119,9 +119,13 @@ def _recognize(image: bytes, kind: str) -> Reading:
     straight = (None, None)  # (lattice, the colour grid straightened on it), made once
 
     def straightened() -> np.ndarray:
+        """The colour grid straightened, its ink dark on light: a grid found inverted (dark
+        mode: light ink on a dark ground) has its colours inverted too, as its grey
+        picture is, and the person's digits stay another colour than the givens'."""
         nonlocal straight
         if straight[0] is not lattice:
-            straight = lattice, straighten(in_colour(), lattice, KINDS_CELL)
+            grid = straighten(in_colour(), lattice, KINDS_CELL)
+            straight = lattice, grid if gray is as_decoded else 255 - grid
         return straight[1]
 
     if kind == "auto" and large_digits >= classic_givens(size) and (
@@ -170,8 +174,8 @@ def _recognize(image: bytes, kind: str) -> Reading:
                                    kind_confidence=confidence, warnings=warnings)
 
     # Half-solved pages (cells/half_solved.py): printed givens told from the person's digits and
-    # pencil notes. Light-ground classic grids only: dark mode's colours are inverted.
-    if read_as == "sudoku" and gray is as_decoded:
+    # pencil notes, in light and dark themes alike (straightened()).
+    if read_as == "sudoku":
         if plainly_printed(straightened(), probs):
             # A flat screenshot of print alone (cells/print_look.py): nobody wrote on it.
             kind_extra = print_only_fields(probs)

@@ -59,6 +59,19 @@ def test_the_print_look_gives_the_fields_the_half_solved_reading_gives_a_print_p
     assert fields == print_only_fields(probs)
 
 
+def test_a_dark_printed_screenshot_gets_the_print_look_alone():
+    """A dark theme's grid is read ink-dark (as its grey picture is): a screenshot of
+    print alone is told by the cheap print look, no half-solved reading."""
+    givens, _ = make_sudoku(random.Random(4311))
+    reading = recognize(to_bytes(render_sudoku(givens, style="dark", seed=4311)), "auto")
+    assert reading.kind == "sudoku"
+    assert reading.stages[-1] == "print_look"
+    assert not {CLUE_READER, CAGE_READER, HALF_SOLVED} & set(reading.stages)
+    kinds = np.asarray(reading.cell_kinds).argmax(axis=-1)
+    digits = np.asarray(reading.cells).argmax(axis=-1)
+    assert np.array_equal(kinds, (digits > 0).astype(int))
+
+
 def test_a_plain_photo_skips_the_cage_reader_and_the_print_look_sends_it_on():
     givens, _ = make_sudoku(random.Random(4301))
     image = render_sudoku(givens, style="screenshot", seed=4301, cell_px=44)

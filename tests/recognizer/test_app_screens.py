@@ -1,0 +1,46 @@
+"""App screenshots of sudoku in progress, in light and dark themes: givens, the person's
+digits and pencil notes read apart (gridsight/synth/app_screens.py draws them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gridsight.synth.app_screens import NOTES, app_screen
+from services.recognizer import recognize
+from tests.recognizer.conftest import to_bytes
+
+KIND_OF = {"blank": 0, "given": 1, "entry": 2, "notes": 3}
+
+
+def read_states(reading) -> tuple[np.ndarray, np.ndarray]:
+    """(cell states 0 / 1-9 / NOTES, kind index) as the Reading gives them."""
+    assert reading.cell_kinds is not None, "no cell kinds read"
+    kind = np.asarray(reading.cell_kinds).argmax(-1)
+    printed = np.asarray(reading.cells)[..., 1:].argmax(-1) + 1
+    entry = np.asarray(reading.entries)[..., 1:].argmax(-1) + 1
+    return np.select([kind == 0, kind == 1, kind == 2], [0, printed, entry], NOTES), kind
+
+
+def truth_kinds(screen) -> np.ndarray:
+    out = np.zeros((9, 9), int)
+    out[np.array(screen.givens) > 0] = 1
+    out[np.array(screen.entries) > 0] = 2
+    for r, c in screen.notes:
+        out[r, c] = 3
+    return out
+
+
+@pytest.mark.parametrize("seed, family, chrome", [
+    (6_100_001, "dark", False), (6_100_002, "dark", True)])
+def test_a_dark_theme_screenshot_in_progress_gets_its_pencil_notes_read(seed, family, chrome):
+    """A dark theme's grid is read ink-dark, its cells' kinds as a light theme's are."""
+    screen = app_screen(seed, family, chrome=chrome, notes_share=0.3)
+    reading = recognize(to_bytes(screen.image), "auto")
+    assert reading.kind == "sudoku"
+    state, kind = read_states(reading)
+    labels = np.array(screen.labels)
+    assert (state == labels).mean() >= 0.95  # digits by value, notes, blanks
+    truth = truth_kinds(screen)
+    assert (kind[truth == 3] == 3).mean() >= 0.9
+    assert (kind[truth == 0] == 0).all()
