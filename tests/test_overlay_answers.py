@@ -122,3 +122,30 @@ def test_pencil_notes_read_as_a_digit_are_no_wrong_digit_and_get_the_answer_besi
     assert colour_in_cell(drawn, lattice, r, c, WRONG_RGB) == 0  # not crossed out
     assert colour_in_cell(drawn, lattice, r, c, UNCERTAIN_RGB) > 20
     assert blue_in_corner(drawn, lattice, r, c) > 20
+
+
+def test_pencil_notes_read_as_the_right_digit_are_a_doubt_with_the_answer_beside():
+    """Notes read as the person's digit that happens to be the answer: the cell may hold
+    no answer at all, so it is a doubt too, and the answer is written beside it."""
+    page = half_solved_page(73, notes_share=0.2, entry_share=0.3, cell_px=64)
+    r, c = page.notes[0]
+    right = page.solution[r][c]
+    kind = {"blank": [0.97, 0.01, 0.01, 0.01], "printed": [0.01, 0.97, 0.01, 0.01],
+            "entry": [0.01, 0.01, 0.97, 0.01], "notes": [0.01, 0.01, 0.01, 0.97]}
+    kinds = [[kind["printed" if page.givens[i][j] else "entry" if page.entries[i][j] else
+                   "notes" if (i, j) in page.notes else "blank"] for j in range(9)]
+             for i in range(9)]
+    kinds[r][c] = [0.0, 0.0, 0.83, 0.17]
+    read_entries = [row[:] for row in page.entries]
+    read_entries[r][c] = right
+    lattice = page.image.info["lattice"]
+    reading = Reading(kind="sudoku", cells=certain_cells(page.givens), cell_kinds=kinds,
+                      entries=certain_cells(read_entries), image_size=page.image.size,
+                      cell_quads=quads_from_lattice(lattice))
+    result = solve_page(reading)
+    assert result.solution == page.solution and result.wrong_entries == []
+    assert result.status == "needs_review" and "pencil notes" in result.message
+    assert [(s.row, s.col, s.read, s.chosen) for s in result.uncertain] == [(r, c, right, right)]
+    drawn = draw_overlay(png(page.image), reading, result)
+    assert colour_in_cell(drawn, lattice, r, c, UNCERTAIN_RGB) > 20
+    assert blue_in_corner(drawn, lattice, r, c) > 20

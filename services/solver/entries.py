@@ -69,6 +69,18 @@ def contradictions(entries: list[list[int]], solution: list[list[int]],
     return wrong, doubtful
 
 
+def maybe_notes(entries: list[list[int]], solution: list[list[int]], entry_probs: list,
+                kind_probs: list | None) -> list[Suspect]:
+    """The entries that agree with the solution but whose cell's kind reading leaves pencil
+    notes NOTES_FLOOR or more: the cell may hold notes, not the person's answer, so it is
+    a doubt (read and chosen the same digit) and the answer is shown beside it."""
+    if kind_probs is None:
+        return []
+    return [entry_doubt(entry_probs, r, c, v, v)
+            for r, row in enumerate(entries) for c, v in enumerate(row)
+            if v and v == solution[r][c] and kind_probs[r][c][NOTES] >= NOTES_FLOOR]
+
+
 def entry_doubt(entry_probs: list, r: int, c: int, read: int, right: int) -> Suspect:
     """The entry read `read` in (r, c) against the solution's `right`, as a doubt, with the
     entry reading's probabilities of both digits (among digits)."""
@@ -277,6 +289,15 @@ def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> Solv
                 "; check one of your digits (amber): it was hard to read and disagrees "
                 "with the solution" if one else f"; check {len(doubtful)} of your digits "
                 "(amber): they were hard to read and disagree with the solution")
+        notes = maybe_notes(entries, result.solution, entry_probs, kind_probs) \
+            if entry_probs is not None else []
+        if notes:
+            update["uncertain"] = update.get("uncertain", result.uncertain) + notes
+            if result.status == "solved":
+                update["status"] = "needs_review"
+            update["message"] = update.get("message", result.message) + (
+                "; check one of your digits (amber): it may be pencil notes" if len(notes) == 1
+                else f"; check {len(notes)} of your digits (amber): they may be pencil notes")
         if update["wrong_entries"] and not update.get("entries_used"):
             wrong = len(update["wrong_entries"])
             update["message"] = update.get("message", result.message) + (
