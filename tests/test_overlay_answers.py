@@ -94,13 +94,13 @@ def test_amber_cells_the_picture_does_not_answer_get_the_answer_beside_them():
         assert colour_in_cell(drawn, lattice, r, c, UNCERTAIN_RGB) > 20, (r, c)
 
 
-def test_pencil_notes_read_as_a_digit_are_no_wrong_digit_and_get_the_answer_beside():
-    """A cell read as the person's digit whose kind reading leaves pencil notes likely
-    (as real photos' notes read as one digit do, at 0.13 and 0.17) is no mistake to
-    cross out: it is a doubt, in amber, with the answer beside what the cell holds."""
+def notes_read_as_a_digit(digit_of) -> tuple:
+    """A synthetic half-solved page whose first pencil-notes cell is read as the person's
+    digit `digit_of(answer)`, its kind reading leaving notes at 0.17 (as real photos' notes
+    read as one digit do, at 0.13 and 0.17): (page, reading, the cell, the digit read)."""
     page = half_solved_page(73, notes_share=0.2, entry_share=0.3, cell_px=64)
     r, c = page.notes[0]
-    misread = page.solution[r][c] % 9 + 1
+    read = digit_of(page.solution[r][c])
     kind = {"blank": [0.97, 0.01, 0.01, 0.01], "printed": [0.01, 0.97, 0.01, 0.01],
             "entry": [0.01, 0.01, 0.97, 0.01], "notes": [0.01, 0.01, 0.01, 0.97]}
     kinds = [[kind["printed" if page.givens[i][j] else "entry" if page.entries[i][j] else
@@ -108,16 +108,23 @@ def test_pencil_notes_read_as_a_digit_are_no_wrong_digit_and_get_the_answer_besi
              for i in range(9)]
     kinds[r][c] = [0.0, 0.0, 0.83, 0.17]
     read_entries = [row[:] for row in page.entries]
-    read_entries[r][c] = misread
-    lattice = page.image.info["lattice"]
+    read_entries[r][c] = read
     reading = Reading(kind="sudoku", cells=certain_cells(page.givens), cell_kinds=kinds,
                       entries=certain_cells(read_entries), image_size=page.image.size,
-                      cell_quads=quads_from_lattice(lattice))
+                      cell_quads=quads_from_lattice(page.image.info["lattice"]))
+    return page, reading, (r, c), read
+
+
+def test_pencil_notes_read_as_a_digit_are_no_wrong_digit_and_get_the_answer_beside():
+    """Notes read as a wrong digit are no mistake to cross out: they are a doubt, in
+    amber, with the answer beside what the cell holds."""
+    page, reading, (r, c), misread = notes_read_as_a_digit(lambda answer: answer % 9 + 1)
     result = solve_page(reading)
     assert result.solution == page.solution
     assert result.wrong_entries == [] and result.status == "needs_review"
     assert [(s.row, s.col, s.read, s.chosen) for s in result.uncertain] == [
         (r, c, misread, page.solution[r][c])]
+    lattice = page.image.info["lattice"]
     drawn = draw_overlay(png(page.image), reading, result)
     assert colour_in_cell(drawn, lattice, r, c, WRONG_RGB) == 0  # not crossed out
     assert colour_in_cell(drawn, lattice, r, c, UNCERTAIN_RGB) > 20
@@ -127,25 +134,12 @@ def test_pencil_notes_read_as_a_digit_are_no_wrong_digit_and_get_the_answer_besi
 def test_pencil_notes_read_as_the_right_digit_are_a_doubt_with_the_answer_beside():
     """Notes read as the person's digit that happens to be the answer: the cell may hold
     no answer at all, so it is a doubt too, and the answer is written beside it."""
-    page = half_solved_page(73, notes_share=0.2, entry_share=0.3, cell_px=64)
-    r, c = page.notes[0]
-    right = page.solution[r][c]
-    kind = {"blank": [0.97, 0.01, 0.01, 0.01], "printed": [0.01, 0.97, 0.01, 0.01],
-            "entry": [0.01, 0.01, 0.97, 0.01], "notes": [0.01, 0.01, 0.01, 0.97]}
-    kinds = [[kind["printed" if page.givens[i][j] else "entry" if page.entries[i][j] else
-                   "notes" if (i, j) in page.notes else "blank"] for j in range(9)]
-             for i in range(9)]
-    kinds[r][c] = [0.0, 0.0, 0.83, 0.17]
-    read_entries = [row[:] for row in page.entries]
-    read_entries[r][c] = right
-    lattice = page.image.info["lattice"]
-    reading = Reading(kind="sudoku", cells=certain_cells(page.givens), cell_kinds=kinds,
-                      entries=certain_cells(read_entries), image_size=page.image.size,
-                      cell_quads=quads_from_lattice(lattice))
+    page, reading, (r, c), right = notes_read_as_a_digit(lambda answer: answer)
     result = solve_page(reading)
     assert result.solution == page.solution and result.wrong_entries == []
     assert result.status == "needs_review" and "pencil notes" in result.message
     assert [(s.row, s.col, s.read, s.chosen) for s in result.uncertain] == [(r, c, right, right)]
+    lattice = page.image.info["lattice"]
     drawn = draw_overlay(png(page.image), reading, result)
     assert colour_in_cell(drawn, lattice, r, c, UNCERTAIN_RGB) > 20
     assert blue_in_corner(drawn, lattice, r, c) > 20
