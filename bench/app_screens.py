@@ -17,7 +17,6 @@ import argparse
 import io
 import os
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -25,13 +24,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import joblib  # noqa: E402
 import numpy as np  # noqa: E402
 
-from bench.half_solved import states  # noqa: E402
+from bench.half_solved import states, timed_reading, with_candidate_model  # noqa: E402
 from gridsight.synth.app_screens import FAMILIES, HELD_OUT_FAMILY, app_screen  # noqa: E402
-from services.recognizer import RecognitionError, recognize  # noqa: E402
-from services.recognizer.cells import kinds  # noqa: E402
 from services.recognizer.shipped_models import load_shipped_models  # noqa: E402
 from services.solver import solve_page  # noqa: E402
 
@@ -67,12 +63,8 @@ def read_family(family: str, count: int, seed: int) -> dict:
         screen = app_screen(seed + k, family)
         data = encoded(screen, k)
         labels = np.array(screen.labels)
-        t0 = time.perf_counter()
-        try:
-            reading = recognize(data, "sudoku")
-        except RecognitionError:
-            reading = None
-        seconds.append(time.perf_counter() - t0)
+        reading, took = timed_reading(data)
+        seconds.append(took)
         state, kind = states(reading) if reading is not None else (None, None)
         if state is None or np.asarray(state).shape != (9, 9):
             state, kind = np.full((9, 9), -1), np.full((9, 9), -1)
@@ -103,12 +95,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=20, help="pictures per family")
     parser.add_argument("--seed", type=int, default=FIRST_SEED)
     parser.add_argument("--families", nargs="+", default=list(FAMILIES))
-    parser.add_argument("--model", type=Path, default=None,
-                        help="a candidate cell-kind model instead of the shipped one")
-    args = parser.parse_args()
-    if args.model is not None:
-        candidate = joblib.load(args.model)
-        kinds.load_kind_model = lambda: candidate
+    args = with_candidate_model(parser)
     load_shipped_models()
     results = {}
     for i, family in enumerate(args.families):

@@ -53,6 +53,28 @@ def labelled_givens(path: Path = GIVENS_FILE) -> dict[str, np.ndarray]:
                                 for row in lines[i + 1:i + 10]]) for i in range(0, len(lines), 10)}
 
 
+def with_candidate_model(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The parsed arguments, after `--model M` (a candidate cell-kind model instead of the
+    shipped one) has been put in place."""
+    parser.add_argument("--model", type=Path, default=None,
+                        help="a candidate cell-kind model instead of the shipped one")
+    args = parser.parse_args()
+    if args.model is not None:
+        candidate = joblib.load(args.model)
+        kinds.load_kind_model = lambda: candidate
+    return args
+
+
+def timed_reading(data: bytes):
+    """(the picture's Reading as a sudoku, or None when no grid is found; seconds taken)."""
+    t0 = time.perf_counter()
+    try:
+        reading = recognize(data, "sudoku")
+    except RecognitionError:
+        reading = None
+    return reading, time.perf_counter() - t0
+
+
 def states(reading) -> tuple[np.ndarray, np.ndarray]:
     """(cell states 0 / 1-9 / NOTES, kind index per cell) from a Reading."""
     cells = np.asarray(reading.cells)
@@ -87,12 +109,7 @@ def main() -> None:
     parser.add_argument("--print-only", type=Path,
                         default=ROOT.parent / "shared/data/sudoku_photos_dev",
                         help="print-only photos (imageN.jpg + imageN.dat) read both ways")
-    parser.add_argument("--model", type=Path, default=None,
-                        help="a candidate cell-kind model instead of the shipped one")
-    args = parser.parse_args()
-    if args.model is not None:
-        candidate = joblib.load(args.model)
-        kinds.load_kind_model = lambda: candidate
+    args = with_candidate_model(parser)
     if not args.photos.exists():
         sys.exit(f"no photos at {args.photos}")
     rows = list(csv.DictReader(open(args.photos / "metadata.csv", newline="")))
@@ -113,12 +130,8 @@ def main() -> None:
         data = (args.photos / "images" / row["Name"]).read_bytes()
         labels = np.loadtxt(args.photos / "labels" / (Path(row["Name"]).stem + ".txt"),
                             dtype=int)
-        t0 = time.perf_counter()
-        try:
-            reading = recognize(data, "sudoku")
-        except RecognitionError:
-            reading = None
-        seconds.append(time.perf_counter() - t0)
+        reading, took = timed_reading(data)
+        seconds.append(took)
         t0 = time.perf_counter()
         try:
             base = baseline_states(data)

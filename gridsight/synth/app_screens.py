@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from gridsight.synth.fonts import digit_fonts
+from gridsight.synth.half_solved import page_labels
 from gridsight.synth.killer_render import _sized, is_bold, lining_figures
 from gridsight.synth.puzzles import make_sudoku
 from gridsight.synth.render import RGB, Layout, Style, _draw_digits, _draw_lines
 
 SIZE = 9
-NOTES = 10  # the label of a cell holding pencil candidates (as the real photo labels)
 
 
 @dataclass(frozen=True)
@@ -116,11 +116,7 @@ class AppScreen:
     @property
     def labels(self) -> list[list[int]]:
         """0 blank, 1-9 a digit (given or entry), NOTES pencil candidates."""
-        out = [[g or e for g, e in zip(gr, er, strict=True)]
-               for gr, er in zip(self.givens, self.entries, strict=True)]
-        for r, c in self.notes:
-            out[r][c] = NOTES
-        return out
+        return page_labels(self.givens, self.entries, self.notes)
 
 
 def _pick(rng: random.Random, theme: Theme, dark: bool | None) -> dict:

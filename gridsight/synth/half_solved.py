@@ -42,11 +42,17 @@ class HalfSolvedPage:
     @property
     def labels(self) -> list[list[int]]:
         """0 blank, 1-9 a digit (printed or not), 10 notes: as the real photo labels."""
-        out = [[g or e for g, e in zip(gr, er, strict=True)]
-               for gr, er in zip(self.givens, self.entries, strict=True)]
-        for r, c in self.notes:
-            out[r][c] = NOTES
-        return out
+        return page_labels(self.givens, self.entries, self.notes)
+
+
+def page_labels(givens: list[list[int]], entries: list[list[int]], notes) -> list[list[int]]:
+    """Labels as the real photos have them: 0 blank, 1-9 a digit (printed or the person's),
+    NOTES where `notes` (cells) holds pencil candidates."""
+    out = [[g or e for g, e in zip(gr, er, strict=True)]
+           for gr, er in zip(givens, entries, strict=True)]
+    for r, c in notes:
+        out[r][c] = NOTES
+    return out
 
 
 def half_solved_page(seed: int, *, app: bool = False, given_share: float | None = None,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gridsight.synth.app_screens import NOTES, app_screen
+from gridsight.synth.app_screens import app_screen
+from gridsight.synth.half_solved import NOTES
 from services.recognizer import recognize
 from tests.recognizer.conftest import to_bytes
 
