@@ -17,7 +17,7 @@ from redis.retry import Retry
 
 from services import metrics
 from services.contracts import RECOGNIZE_TASK, SOLVE_TASK, JobStatus
-from services.jobs import JobNotFound, JobStore
+from services.jobs import FINAL_STATES, Job, JobNotFound, JobStore
 from services.logs import configure_json_logging
 from services.settings import get_settings
 
@@ -101,9 +101,13 @@ def fail_past_time_limit(task, exc, task_id, args, kwargs, einfo) -> None:
             from services.sweeper import requeue
 
             stage = STAGES.get(task.name, "the task")
-            requeue(store, task.app, job, get_settings(),
-                    reason=f"{stage} was cut off at its time limit while Redis was "
-                           "unreachable")
+            reason = f"{stage} was cut off at its time limit while Redis was unreachable"
+            requeue(store, task.app, job, get_settings(), reason=reason)
+            # The stopped task's last write (the job's next status) may still have been
+            # on its way to Redis and land after the read above: a job moved on by a
+            # task that is gone has nothing left to move it, so look once more.
+            threading.Timer(LATE_WRITE_SECONDS, requeue_if_moved_on,
+                            args=(task.app, job, reason)).start()
             return
         store.update(job_id, expect_revision=kwargs.get("revision"), status="failed",
                      error=f"{STAGES.get(task.name, 'the task')} stopped at its time limit "
@@ -111,6 +115,24 @@ def fail_past_time_limit(task, exc, task_id, args, kwargs, einfo) -> None:
         metrics.record_outcome(store.redis, "failed")
     except (JobNotFound, redis.RedisError):
         log.warning("could not fail a job past its time limit", extra={"job_id": job_id})
+
+
+LATE_WRITE_SECONDS = 1.0
+
+
+def requeue_if_moved_on(sender, seen: Job, reason: str) -> None:
+    """Queue the job's stage again if it moved on from `seen` to another unfinished one."""
+    from services.sweeper import requeue
+
+    store = job_store()
+    try:
+        job = store.get(seen.id)
+        if (job.revision == seen.revision and job.status != seen.status
+                and job.status not in FINAL_STATES):
+            requeue(store, sender, job, get_settings(), reason=reason)
+    except (JobNotFound, redis.RedisError):
+        log.warning("could not look at a job past its time limit again",
+                    extra={"job_id": seen.id})
 
 
 def skip_if_already_read(task, task_id, args, kwargs) -> None:
