@@ -88,6 +88,8 @@ def hints(puzzle: SudokuPuzzle | KillerPuzzle, solution: Grid | None = None,
     if whole_path:
         path = solve_path(board, flat, seconds=seconds)
         steps += [s.as_dict(size) for s in path.steps]
+        if rating is None and not any(v for row in entries or [] for v in row):
+            rating = path.rating()  # from the givens alone: the rating's own path
     elif not steps:
         step: Step | None = next_step(board, flat)
         if step is not None:
@@ -115,8 +117,9 @@ def rate_result(result: SolveResult, seconds: float = PATH_SECONDS
             or (result.size or 0) > MAX_RATED_SIDE
             or not result.solution or not isinstance(result.puzzle, SudokuPuzzle | KillerPuzzle)):
         return result, None
-    rating = difficulty(result.puzzle, result.solution, seconds)
-    path = hints(result.puzzle, result.solution, result.entries, whole_path=True,
-                 rating=rating, wrong=result.wrong_entries if result.entries else None,
-                 seconds=seconds)
-    return result.model_copy(update={"difficulty": Difficulty(**rating)}), path
+    entries = result.entries if any(v for row in result.entries or [] for v in row) else None
+    # With no entries of the person's, the hint path is the rating's path: found once.
+    rating = difficulty(result.puzzle, result.solution, seconds) if entries else None
+    path = hints(result.puzzle, result.solution, entries, whole_path=True, rating=rating,
+                 wrong=result.wrong_entries if entries else None, seconds=seconds)
+    return result.model_copy(update={"difficulty": Difficulty(**path["rating"])}), path
