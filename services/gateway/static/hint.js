@@ -37,6 +37,7 @@ function ensurePanel() {
     element("p", { id: "hint-text", className: "hint-text" }),
     element("div", { id: "hint-grid" }),
   ]);
+  panel.querySelector("#hint-rating").setAttribute("role", "status");
   panel.querySelector("#hint-text").setAttribute("role", "status");
   panel.querySelector("#hint-text").setAttribute("aria-live", "polite");
   panel.querySelector("#hint-next").setAttribute("aria-controls", "hint-text hint-grid");
@@ -143,6 +144,20 @@ async function waitForRating(job) {
       return;
     }
   }
+  if (awaited === key) {
+    $("#hint-rating").textContent = "The difficulty and the hints could not be worked out "
+      + "in time; the solution above stands.";
+  }
+}
+
+// While the rating is worked out, the panel says so, its buttons not yet usable.
+function showWaiting() {
+  const panel = ensurePanel();
+  $("#hint-rating").textContent = "Working out the difficulty and the hints…";
+  $("#hint-text").textContent = "";
+  $("#hint-grid").replaceChildren();
+  panel.querySelector("#hint-first").disabled = true;
+  $("#hint-next").disabled = true;
 }
 
 // Called whenever a job is shown: a panel for solved sudoku and killers, none otherwise.
@@ -151,10 +166,14 @@ export async function showHints(job) {
   const difficulty = result?.difficulty;
   awaited = null;
   if (!difficulty || !result.solution) {
-    $("#hints")?.remove();
     state = null;
     if (result?.solution && result.verdict === "unique"
-        && ["sudoku", "killer"].includes(result.kind)) waitForRating(job);
+        && ["sudoku", "killer"].includes(result.kind)) {
+      showWaiting();
+      waitForRating(job);
+    } else {
+      $("#hints")?.remove();
+    }
     return;
   }
   const panel = ensurePanel();
@@ -166,6 +185,7 @@ export async function showHints(job) {
   $("#hint-grid").replaceChildren();
   $("#hint-next").disabled = true;
   $("#hint-first").textContent = "Hint";
+  panel.querySelector("#hint-first").disabled = false;
   try {
     const steps = await fetchSteps(job);
     if (state?.jobId === job.id) state.steps = steps;
