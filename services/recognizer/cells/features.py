@@ -157,6 +157,79 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
     return keep[labels]
 
 
+def cells_of(ink: np.ndarray, n: int, p: int) -> np.ndarray:
+    """(n*n, p, p) the cells of a grid's ink at p pixels per cell, row by row."""
+    return ink[:n * p, :n * p].reshape(n, p, n, p).transpose(0, 2, 1, 3).reshape(n * n, p, p)
+
+
+def _apart(cells: np.ndarray, n: int) -> np.ndarray:
+    """The cells laid out as a grid again, a row and a column of zeros after each: no
+    blob of one cell touches another's, so one labelling serves them all."""
+    p = cells.shape[1]
+    out = np.zeros((n, p + 1, n, p + 1), cells.dtype)
+    out[:, :p, :, :p] = cells.reshape(n, n, p, p).transpose(0, 2, 1, 3)
+    return out.reshape(n * (p + 1), n * (p + 1))
+
+
+def _together(laid_out: np.ndarray, n: int, p: int) -> np.ndarray:
+    """_apart undone: (n*n, p, p)."""
+    return laid_out.reshape(n, p + 1, n, p + 1)[:, :p, :, :p].transpose(0, 2, 1, 3) \
+        .reshape(n * n, p, p)
+
+
+def digit_masks(cells: np.ndarray, n: int) -> np.ndarray:
+    """digit_mask of each of the (n*n, p, p) cells of a grid, all at once: each step of
+    digit_mask, over every cell in one array call (the cells' own loop was most of the
+    time of reading them). tests/recognizer/test_digit_masks.py checks it equals
+    digit_mask cell by cell."""
+    count_cells, p = cells.shape[0], cells.shape[1]
+    lo, hi = BORDER * p, (1 - BORDER) * p
+    i0, i1 = int(lo), int(np.ceil(hi))
+    stroke_pixels = cells >= INK_LEVEL
+    some = stroke_pixels[:, i0:i1, i0:i1].any(axis=(1, 2))
+    # _with_faint_joins
+    faint = np.zeros(cells.shape, np.uint8)
+    faint[:, i0:i1, i0:i1] = cells[:, i0:i1, i0:i1] >= FAINT_LEVEL
+    count, labels = cv2.connectedComponents(_apart(faint, n), connectivity=8)
+    labels = _together(labels, n, p)
+    touching = np.zeros(count, bool)
+    touching[np.unique(labels[stroke_pixels])] = True
+    touching[0] = False
+    joined = (stroke_pixels | touching[labels]).astype(np.uint8)
+    # _clear_border_lines
+    band = int(0.2 * p)
+    clear_rows = np.zeros((count_cells, p), bool)
+    clear_cols = np.zeros((count_cells, p), bool)
+    for edge in (slice(0, band), slice(p - band, p)):
+        clear_rows[:, edge] = joined[:, edge, :].mean(axis=2) > 0.6
+        clear_cols[:, edge] = joined[:, :, edge].mean(axis=1) > 0.6
+    strokes = joined * ~clear_rows[:, :, None] * ~clear_cols[:, None, :]
+    # The blobs and their measures
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        _apart(strokes.astype(np.uint8), n), connectivity=8)
+    labels = _together(labels, n, p)
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    ys, xs = np.indices((p, p))
+    # Centroids within their own cell, as OpenCV works them out: the pixels' exact sums
+    # over the blob's area.
+    flat = labels.ravel()
+    cx = np.bincount(flat, np.broadcast_to(xs, labels.shape).ravel(), count) / area
+    cy = np.bincount(flat, np.broadcast_to(ys, labels.shape).ravel(), count) / area
+    edge_band = np.ones((p, p), bool)
+    edge_band[i0:i1, i0:i1] = False
+    in_band = np.bincount(labels[:, edge_band].ravel(), minlength=count)
+    middle = slice(int(0.35 * p), int(np.ceil(0.65 * p)))
+    in_middle = np.bincount(labels[:, middle, middle].ravel(), minlength=count)
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    area, cx, cy = stats[1:, cv2.CC_STAT_AREA], cx[1:], cy[1:]
+    long_thin = (np.maximum(w, h) > 0.6 * p) & (np.minimum(w, h) < 0.15 * p)
+    mostly_edge = (in_band[1:] > 0.5 * area) & (in_middle[1:] == 0)
+    keep = np.zeros(count, bool)
+    keep[1:] = ((area >= MIN_BLOB * p * p) & (lo <= cx) & (cx <= hi) & (lo <= cy) & (cy <= hi)
+                & ~long_thin & ~mostly_edge)
+    return keep[labels] & some[:, None, None]
+
+
 def normalise_cell(ink: np.ndarray, centred_bars: bool = False, mask: np.ndarray | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DIGIT x DIGIT ink image of the centred blob, shape measures, the blob's box as
@@ -201,14 +274,12 @@ def read_grid_cells(straight: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.nd
     """(n*n, F) features of the cells of a straightened grid, row by row, and the (n, n, 4)
     box of each cell's digit ink (see normalise_cell): givens sit large in the middle,
     cage sums in a corner."""
-    ink = ink_map(straight)
+    cells = cells_of(ink_map(straight), n, PATCH)
     rows, boxes = [], []
-    for r in range(n):
-        for c in range(n):
-            digit, shape, box = normalise_cell(ink[r * PATCH:(r + 1) * PATCH,
-                                                   c * PATCH:(c + 1) * PATCH])
-            rows.append(features(digit, shape))
-            boxes.append(box)
+    for cell_ink, mask in zip(cells, digit_masks(cells, n), strict=True):
+        digit, shape, box = normalise_cell(cell_ink, mask=mask)
+        rows.append(features(digit, shape))
+        boxes.append(box)
     return np.stack(rows), np.stack(boxes).reshape(n, n, 4)
 
 

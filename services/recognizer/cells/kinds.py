@@ -24,7 +24,7 @@ import joblib
 import numpy as np
 
 from services.recognizer.cells.classifier import tempered_softmax
-from services.recognizer.cells.features import features, normalise_cell
+from services.recognizer.cells.features import cells_of, digit_masks, features, normalise_cell
 from services.recognizer.cells.tuning import (
     ALL_DIFFERENT,
     CLASSIC_IN_ENTRIES,
@@ -147,18 +147,25 @@ def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None 
     m = int(STROKE_MARGIN * CELL)
     lab = _inset_lab(straight[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL, 3)
                      .transpose(0, 2, 1, 3, 4)[:, :, m:CELL - m, m:CELL - m])
+    inks = cells_of(ink, SIZE, CELL)
+    masks = digit_masks(inks, SIZE)
+    # Each cell at its own contrast, as digit_features makes it (a float32 gain).
+    gained = inks * cell_gains.astype(np.float32)[:, None, None]
+    gained_masks = digit_masks(gained, SIZE)
     rows = []
     every = [(r, c) for r in range(SIZE) for c in range(SIZE)]
     for r, c in every if cells is None else cells:
         sl = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
-        cell_ink = ink[sl]
-        digit, shape, box = normalise_cell(cell_ink)
+        k = r * SIZE + c
+        cell_ink = inks[k]
+        digit, shape, box = normalise_cell(cell_ink, mask=masks[k])
         coarse = cv2.resize(np.minimum(cell_ink, 1.5), (COARSE, COARSE),
                             interpolation=cv2.INTER_AREA).ravel()
-        gain = float(cell_gains[r * SIZE + c])
+        gain = float(cell_gains[k])
         as_read = features(digit, shape)
         # At a gain of 1 the cell's own contrast is the page's: the same features.
-        own = as_read if gain == 1.0 else digit_features(cell_ink, gain)
+        own = as_read if gain == 1.0 else features(
+            *normalise_cell(gained[k], mask=gained_masks[k])[:2])
         rows.append(np.concatenate([as_read, box * 4, coarse,
                                     _stroke_measures(cell_ink, straight[sl], lab[r, c]) * 4,
                                     own, [1.0 / gain]]))
