@@ -117,9 +117,7 @@ def rate_result(result: SolveResult, seconds: float = PATH_SECONDS
             or (result.size or 0) > MAX_RATED_SIDE
             or not result.solution or not isinstance(result.puzzle, SudokuPuzzle | KillerPuzzle)):
         return result, None
-    entries = result.entries if any(v for row in result.entries or [] for v in row) else None
-    # With no entries of the person's, the hint path is the rating's path: found once.
-    rating = difficulty(result.puzzle, result.solution, seconds) if entries else None
-    path = hints(result.puzzle, result.solution, entries, whole_path=True, rating=rating,
-                 wrong=result.wrong_entries if entries else None, seconds=seconds)
+    # hints() rates the puzzle too: from the hint path itself when no entries change it.
+    path = hints(result.puzzle, result.solution, result.entries, whole_path=True,
+                 wrong=result.wrong_entries if result.entries else None, seconds=seconds)
     return result.model_copy(update={"difficulty": Difficulty(**path["rating"])}), path

@@ -131,7 +131,7 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
     stroke_pixels = ink >= INK_LEVEL
     if not stroke_pixels[inset, inset].any():
         # Every blob lies in the edge band, away from the middle: remnants all (see
-        # mostly_edge below). Most blank cells end here, without labelling.
+        # _kept_blobs). Most blank cells end here, without labelling.
         return np.zeros((p, p), bool)
     strokes = cleared_strokes(ink, stroke_pixels, centred_bars)[1]
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(strokes, connectivity=8)
@@ -140,9 +140,19 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
     in_band = np.bincount(labels[edge_band], minlength=count)
     middle = slice(int(0.35 * p), int(np.ceil(0.65 * p)))
     in_middle = np.bincount(labels[middle, middle].ravel(), minlength=count)
-    # Each blob's measures at once (a loop over blobs was most of a cell's reading).
-    x, y, w, h, area = stats[1:].T
     cx, cy = centroids[1:].T
+    return _kept_blobs(stats[1:], cx, cy, in_band[1:], in_middle[1:], p, centred_bars)[labels]
+
+
+def _kept_blobs(stats: np.ndarray, cx: np.ndarray, cy: np.ndarray, in_band: np.ndarray,
+                in_middle: np.ndarray, p: int, centred_bars: bool = False) -> np.ndarray:
+    """(labels,) bool, background first: the blobs (OpenCV stats and centroids, pixels in
+    the edge band and in the middle, each without the background's row) that are a
+    digit's, in cells of p pixels; each blob's measures at once (a loop over blobs was
+    most of a cell's reading)."""
+    lo, hi = BORDER * p, (1 - BORDER) * p
+    w, h = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    area = stats[:, cv2.CC_STAT_AREA]
     long_thin = (np.maximum(w, h) > 0.6 * p) & (np.minimum(w, h) < 0.15 * p)  # a line's remnant
     if centred_bars:
         # An upright bar centred inside the edge band is a glyph (an I, or the 1 of a
@@ -150,11 +160,11 @@ def digit_mask(ink: np.ndarray, centred_bars: bool = False) -> np.ndarray:
         long_thin = np.where(long_thin & (h > w), h > 0.85 * p, long_thin)
     # e.g. an L of two lines' remnants; a digit pushed against a line still reaches the
     # middle of the cell.
-    mostly_edge = (in_band[1:] > 0.5 * area) & (in_middle[1:] == 0)
-    keep = np.zeros(count, bool)
+    mostly_edge = (in_band > 0.5 * area) & (in_middle == 0)
+    keep = np.zeros(len(area) + 1, bool)
     keep[1:] = ((area >= MIN_BLOB * p * p) & (lo <= cx) & (cx <= hi) & (lo <= cy) & (cy <= hi)
                 & ~long_thin & ~mostly_edge)
-    return keep[labels]
+    return keep
 
 
 def cells_of(ink: np.ndarray, n: int, p: int) -> np.ndarray:
@@ -220,13 +230,7 @@ def digit_masks(cells: np.ndarray, n: int) -> np.ndarray:
     in_band = np.bincount(labels[:, edge_band].ravel(), minlength=count)
     middle = slice(int(0.35 * p), int(np.ceil(0.65 * p)))
     in_middle = np.bincount(labels[:, middle, middle].ravel(), minlength=count)
-    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
-    area, cx, cy = stats[1:, cv2.CC_STAT_AREA], cx[1:], cy[1:]
-    long_thin = (np.maximum(w, h) > 0.6 * p) & (np.minimum(w, h) < 0.15 * p)
-    mostly_edge = (in_band[1:] > 0.5 * area) & (in_middle[1:] == 0)
-    keep = np.zeros(count, bool)
-    keep[1:] = ((area >= MIN_BLOB * p * p) & (lo <= cx) & (cx <= hi) & (lo <= cy) & (cy <= hi)
-                & ~long_thin & ~mostly_edge)
+    keep = _kept_blobs(stats[1:], cx[1:], cy[1:], in_band[1:], in_middle[1:], p)
     return keep[labels] & some[:, None, None]
 
 
