@@ -45,6 +45,17 @@ def test_a_printed_screenshot_skips_the_nonogram_and_half_solved_readers_and_cag
     assert np.array_equal(kinds, (digits > 0).astype(int))
 
 
+def test_an_app_screenshot_in_colour_skips_the_cage_test():
+    """Coloured givens and tinted thin lines lying between two pixel columns are print and
+    grid: no cage's outline or fill is in the blank cells, so cage_walls_seen need not
+    look."""
+    givens, _ = make_sudoku(random.Random(4302))
+    reading = recognize(to_bytes(render_sudoku(givens, style="app", seed=4302)), "auto")
+    assert reading.kind == "sudoku"
+    assert "cage_look" in reading.stages
+    assert not {"cage_walls", CAGE_READER, HALF_SOLVED} & set(reading.stages)
+
+
 def test_the_print_look_gives_the_fields_the_half_solved_reading_gives_a_print_page(
         printed_screenshot):
     """What the cheap look puts in the Reading is what the skipped stage would have."""

@@ -172,7 +172,7 @@ def cells_of(ink: np.ndarray, n: int, p: int) -> np.ndarray:
     return ink[:n * p, :n * p].reshape(n, p, n, p).transpose(0, 2, 1, 3).reshape(n * n, p, p)
 
 
-def _apart(cells: np.ndarray, n: int) -> np.ndarray:
+def apart(cells: np.ndarray, n: int) -> np.ndarray:
     """The cells laid out as a grid again, a row and a column of zeros after each: no
     blob of one cell touches another's, so one labelling serves them all."""
     p = cells.shape[1]
@@ -182,7 +182,7 @@ def _apart(cells: np.ndarray, n: int) -> np.ndarray:
 
 
 def _together(laid_out: np.ndarray, n: int, p: int) -> np.ndarray:
-    """_apart undone: (n*n, p, p)."""
+    """apart undone: (n*n, p, p)."""
     return laid_out.reshape(n, p + 1, n, p + 1)[:, :p, :, :p].transpose(0, 2, 1, 3) \
         .reshape(n * n, p, p)
 
@@ -200,7 +200,7 @@ def digit_masks(cells: np.ndarray, n: int) -> np.ndarray:
     # _with_faint_joins
     faint = np.zeros(cells.shape, np.uint8)
     faint[:, i0:i1, i0:i1] = cells[:, i0:i1, i0:i1] >= FAINT_LEVEL
-    count, labels = cv2.connectedComponents(_apart(faint, n), connectivity=8)
+    count, labels = cv2.connectedComponents(apart(faint, n), connectivity=8)
     labels = _together(labels, n, p)
     touching = np.zeros(count, bool)
     touching[np.unique(labels[stroke_pixels])] = True
@@ -216,7 +216,7 @@ def digit_masks(cells: np.ndarray, n: int) -> np.ndarray:
     strokes = joined * ~clear_rows[:, :, None] * ~clear_cols[:, None, :]
     # The blobs and their measures
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        _apart(strokes.astype(np.uint8), n), connectivity=8)
+        apart(strokes.astype(np.uint8), n), connectivity=8)
     labels = _together(labels, n, p)
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     ys, xs = np.indices((p, p))

@@ -24,7 +24,14 @@ import joblib
 import numpy as np
 
 from services.recognizer.cells.classifier import tempered_softmax
-from services.recognizer.cells.features import cells_of, digit_masks, features, normalise_cell
+from services.recognizer.cells.features import (
+    apart,
+    cells_of,
+    digit_masks,
+    features,
+    normalise_cell,
+)
+from services.recognizer.cells.ranks import column_medians, ranked
 from services.recognizer.cells.tuning import (
     ALL_DIFFERENT,
     CLASSIC_IN_ENTRIES,
@@ -78,7 +85,7 @@ def _stroke_measures(ink: np.ndarray, colour: np.ndarray, lab: np.ndarray | None
     if lab is None:
         lab = _inset_lab(colour[m:p - m, m:p - m])
     lab = lab.reshape(inner.shape + (3,))
-    paper = np.median(lab[~strokes], axis=0) if (~strokes).any() else lab.reshape(-1, 3).mean(0)
+    paper = column_medians(lab[~strokes]) if (~strokes).any() else lab.reshape(-1, 3).mean(0)
     ink_lab = lab[strokes].mean(axis=0) - paper
     count, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -86,8 +93,9 @@ def _stroke_measures(ink: np.ndarray, colour: np.ndarray, lab: np.ndarray | None
     big = areas >= 0.004 * inner.size
     tallest = float(heights[big].max()) / inner.shape[0] if big.any() else 0.0
     ys = np.nonzero(strokes.any(axis=1))[0]
+    p90, median = ranked(dark, (90,), median=True)
     return np.array([
-        float(np.median(dark)), float(np.percentile(dark, 90)), thickness / p * 10,
+        float(median), float(p90), thickness / p * 10,
         ink_lab[0] / 50, ink_lab[1] / 20, ink_lab[2] / 20,
         float(big.sum()) / 4, tallest, ys.min() / inner.shape[0], n_ink / inner.size * 4,
     ], np.float32)
@@ -378,18 +386,26 @@ def stroke_spans(straight: np.ndarray) -> np.ndarray:
     as a share of the cell's inset, from a grid straightened at CELL pixels per cell."""
     ink = ink_map(cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY), CELL)
     m = int(0.12 * CELL)
-    spans = np.zeros(SIZE * SIZE)
     cell_gains = gains(ink)
-    for k in range(SIZE * SIZE):
-        r, c = divmod(k, SIZE)
-        cell_ink = ink[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
-        inner = cell_ink[m:CELL - m, m:CELL - m] * float(cell_gains[k])
-        count, _, stats, _ = cv2.connectedComponentsWithStats(
-            (inner >= 0.35).astype(np.uint8), connectivity=8)
-        big = stats[1:, cv2.CC_STAT_AREA] >= 0.004 * inner.size
-        if big.any():
-            spans[k] = stats[1:, cv2.CC_STAT_HEIGHT][big].max() / inner.shape[0]
-    return spans
+    inners = cells_of(ink, SIZE, CELL)[:, m:CELL - m, m:CELL - m] * \
+        cell_gains.astype(np.float32)[:, None, None]
+    return tallest_strokes(inners >= 0.35, 0.004 * inners[0].size) / inners.shape[1]
+
+
+def tallest_strokes(strokes: np.ndarray, least_area: float) -> np.ndarray:
+    """(SIZE*SIZE,) the height in pixels of each cell's (SIZE*SIZE, h, w) tallest
+    8-connected blob of at least `least_area` pixels (0 where none is), the cells
+    labelled together (features.apart)."""
+    h, w = strokes.shape[1:]
+    _, _, stats, _ = cv2.connectedComponentsWithStats(
+        apart(strokes.astype(np.uint8), SIZE), connectivity=8)
+    stats = stats[1:]
+    big = stats[:, cv2.CC_STAT_AREA] >= least_area
+    owner = (stats[big, cv2.CC_STAT_TOP] // (h + 1)) * SIZE + \
+        stats[big, cv2.CC_STAT_LEFT] // (w + 1)
+    tallest = np.zeros(SIZE * SIZE)
+    np.maximum.at(tallest, owner, stats[big, cv2.CC_STAT_HEIGHT])
+    return tallest
 
 
 def without_tall_notes(probs: np.ndarray, tall: np.ndarray, classic: np.ndarray | None,

@@ -57,6 +57,28 @@ def _blank(classic: np.ndarray) -> np.ndarray:
     return flat[:, 0] > 0.5 * flat.sum(axis=1)
 
 
+def _solid_lines(away: np.ndarray, mark: float) -> np.ndarray:
+    """The pixels next to a row or column running solid along the straightened grid (at
+    least SOLID_LINE of its length marked); `away`: each pixel's grey levels from the
+    paper, `mark`: the least that is a mark. A thin line lying between two pixel columns
+    wavers from one to the other along its length, its ink shared between them: two
+    neighbours are taken together, their levels summed, and the darker of them is the
+    line's."""
+    return cv2.dilate((_solid(away, mark)[None, :] | _solid(away.T, mark)[:, None])
+                      .astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def _solid(away: np.ndarray, mark: float) -> np.ndarray:
+    """(columns,) bool: the columns of _solid_lines' vertical lines."""
+    pairs = ((away[:, :-1] + away[:, 1:]) > mark).mean(axis=0) >= SOLID_LINE
+    darkness = away.sum(axis=0)
+    first = darkness[:-1] >= darkness[1:]
+    columns = np.zeros(away.shape[1], bool)
+    columns[:-1] |= pairs & first
+    columns[1:] |= pairs & ~first
+    return columns
+
+
 def cage_free(straight: np.ndarray, classic: np.ndarray) -> bool:
     """Whether the grid, straightened (BGR, n*cell pixels square), is a flat grey
     screenshot whose cells read blank (at least OPEN_SHARE of them) are bare paper but
@@ -70,17 +92,21 @@ def cage_free(straight: np.ndarray, classic: np.ndarray) -> bool:
     blank = _blank(classic)
     if flat is None or blank.sum() < OPEN_SHARE * n * n:
         return False
-    # Channel by channel: a reduction over the short last axis costs far more.
-    b, g, r = straight[..., 0], straight[..., 1], straight[..., 2]
-    if int((np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)).max()) > GREY:
-        return False
     paper, depth = flat
-    marked = np.abs(gray.astype(np.int16) - paper) > MARK * depth
-    lines = (marked.mean(axis=0) >= SOLID_LINE)[None, :] | \
-        (marked.mean(axis=1) >= SOLID_LINE)[:, None]
-    lines = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    away = np.abs(gray.astype(np.int16) - paper)
+    marked = away > MARK * depth
+    lines = _solid_lines(away, MARK * depth)
     stray = (marked & ~lines).reshape(n, cell, n, cell).any(axis=(1, 3)).ravel()
-    return not (stray & blank).any()
+    if (stray & blank).any():
+        return False
+    # A cage's colour (its outline or fill) shows in its blank cells, off the grid's
+    # solid lines; coloured print (the givens, the lines themselves) says nothing of cages.
+    # Channel by channel: a reduction over the short last axis costs far more.
+    square = straight[:n * cell, :n * cell]
+    b, g, r = square[..., 0], square[..., 1], square[..., 2]
+    chroma = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    open_paper = ~lines & np.repeat(np.repeat(blank.reshape(n, n), cell, axis=0), cell, axis=1)
+    return int(chroma[open_paper].max(initial=0)) <= GREY
 
 
 def plainly_printed(straight: np.ndarray, classic: np.ndarray) -> bool:

@@ -44,20 +44,19 @@ def _run_score(rules: np.ndarray, count: int, span: float) -> float:
     explain `rules`: rules matched minus rules left unexplained anywhere (ten evenly spaced
     lines of a 16x16 grid match a 9x9 run perfectly, but leave seven lines over). -inf if
     no run of `count` matches with at most MISSING of its rules missing."""
-    best = -np.inf
-    for i, first in enumerate(rules):
-        for last in rules[i + 1:]:
-            if last - first < 0.5 * span:
-                continue
-            gap = (last - first) / (count - 1)
-            expected = first + gap * np.arange(count)
-            near = np.abs(rules[None, :] - expected[:, None]) < 0.2 * gap
-            matched = int(near.any(axis=1).sum())
-            if matched < count - MISSING:
-                continue
-            stray = int((~near.any(axis=0)).sum())
-            best = max(best, matched - stray)
-    return float(best)
+    first, last = np.triu_indices(len(rules), 1)  # every pair, first before last
+    first, last = rules[first], rules[last]
+    wide = last - first >= 0.5 * span
+    first, last = first[wide], last[wide]
+    if not len(first):
+        return -np.inf
+    gap = (last - first) / (count - 1)
+    expected = first[:, None] + gap[:, None] * np.arange(count)
+    near = np.abs(rules[None, None, :] - expected[:, :, None]) < 0.2 * gap[:, None, None]
+    matched = near.any(axis=2).sum(axis=1)
+    stray = (~near.any(axis=1)).sum(axis=1)
+    scores = (matched - stray)[matched >= count - MISSING]
+    return float(scores.max()) if len(scores) else -np.inf
 
 
 def rule_positions(binary: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

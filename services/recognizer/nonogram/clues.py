@@ -26,6 +26,7 @@ from services.contracts import ClueReading, SumCandidate
 from services.recognizer.cells.classifier import DigitModel, load_model
 from services.recognizer.cells.glyphs import Glyph, glyph_features, split_glyph
 from services.recognizer.errors import RecognitionError
+from services.recognizer.nonogram.ink import band_ink, ink_block, ink_of
 from services.recognizer.nonogram.tuning import (
     CHAIN_GAP,
     CLUE_CELL,
@@ -108,14 +109,6 @@ class NonogramRead:
     row_clues: list[list[ClueReading]]
     col_clues: list[list[ClueReading]]
     entries: list[list[list[float]]]  # [r][c] -> P(untouched, filled, crossed)
-
-
-def ink_of(gray: np.ndarray, offset: int = 20) -> np.ndarray:
-    """Dark ink as 1 on 0; shaded clue areas (a step of a few grey levels) stay paper."""
-    block = max(15, (max(gray.shape) // 30) | 1)
-    binary = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                   block, offset)
-    return binary
 
 
 def grid_corners(ink: np.ndarray) -> tuple[np.ndarray, int]:
@@ -432,15 +425,20 @@ class NoGrid(RecognitionError):
     """No web of lines enclosing cells was found at all."""
 
 
-def _some_clues_beside(ink: np.ndarray, margin: int, edge: int, width: int, height: int
-                       ) -> None:
+def _some_clues_beside(gray: np.ndarray, homography: np.ndarray, view: tuple[int, int],
+                       paper: int, margin: int, edge: int, width: int, height: int) -> None:
     """NotANonogram, cheaply, when too few of the grid's lines have any ink at all beside
     them for it to be one (a sudoku, say): a line's clue numbers are ink within its band,
     so the share of bands holding ink bounds the share of lines with clues. Below
     SOME_CLUES the finer reading would not be tried either (nonogram/reading.py): the
-    glyphs need not be found."""
-    left = ink[margin:margin + height * CLUE_CELL, :margin - edge]
-    above = ink[:margin - edge, margin:margin + width * CLUE_CELL]
+    glyphs need not be found. The bands' ink is the straightened view's (view: its width
+    and height), made only where the picture reaches into them."""
+    block = ink_block((view[1], view[0]))
+    left = band_ink(gray, homography, view, paper, block, (0, margin, margin - edge,
+                                                            margin + height * CLUE_CELL))
+    above = band_ink(gray, homography, view, paper, block, (margin, 0,
+                                                             margin + width * CLUE_CELL,
+                                                             margin - edge))
     rows = left.reshape(height, CLUE_CELL, -1).any(axis=(1, 2))
     cols = above.reshape(-1, width, CLUE_CELL).any(axis=(0, 2))
     bound = min(float(rows.mean()), float(cols.mean()))
@@ -458,12 +456,12 @@ def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
     view_w, view_h = margin + width * CLUE_CELL + 4, margin + height * CLUE_CELL + 4
     homography = _homography(corners, width, height, CLUE_CELL, margin, margin)
     paper = int(np.median(gray))
+    edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
+    _some_clues_beside(gray, homography, (view_w, view_h), paper, margin, edge, width, height)
+    enter("nonogram_clues")
     straight = cv2.warpPerspective(gray, homography, (view_w, view_h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=paper)
     ink = ink_of(straight, 15)
-    edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
-    _some_clues_beside(ink, margin, edge, width, height)
-    enter("nonogram_clues")
     light = float(np.percentile(straight, 90))
     darkness = np.clip((light - straight.astype(np.float32))
                        / max(1.0, light - float(np.percentile(straight, 0.5))), 0, 1)
