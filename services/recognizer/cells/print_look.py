@@ -80,9 +80,9 @@ def _solid(away: np.ndarray, mark: float) -> np.ndarray:
 
 
 def cage_free(straight: np.ndarray, classic: np.ndarray) -> bool:
-    """Whether the grid, straightened (BGR, n*cell pixels square), is a flat grey
-    screenshot whose cells read blank (at least OPEN_SHARE of them) are bare paper but
-    for the grid's solid lines: no cage outline, coloured cage line or fill is there, and
+    """Whether the grid, straightened (BGR, n*cell pixels square), is a flat screenshot
+    whose cells read blank (at least OPEN_SHARE of them) are bare grey paper but for the
+    grid's solid lines: no cage outline, coloured cage line or fill is there, and
     cage_walls_seen need not look."""
     enter("cage_look")
     n = classic.shape[0]
