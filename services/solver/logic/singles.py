@@ -17,22 +17,24 @@ def naked_single(board: Board) -> Step | None:
 
 def hidden_single(board: Board) -> Step | None:
     geo = board.lay.geo
+    values, cands = board.values, board.cands
     # Boxes first: that is where people look first.
     order = list(range(2 * board.size, 3 * board.size)) + list(range(2 * board.size))
     for u in order:
         unit = geo.units[u]
-        placed = 0
+        placed = once = twice = 0
         for i in unit:
-            if board.values[i]:
-                placed |= bit(board.values[i])
-        for d in range(1, board.size + 1):
-            if placed & bit(d):
-                continue
-            where = board.cells_with(unit, d)
-            if len(where) == 1:
-                cell = where[0]
-                return Step("hidden single",
-                            f"In {board.unit_name(u)} the {d} can only go in "
-                            f"{board.name(cell)}, so {board.name(cell)} is {d}.",
-                            [cell], placements=[(cell, d)], digits=[d])
+            if values[i]:
+                placed |= bit(values[i])
+            else:
+                twice |= once & cands[i]
+                once |= cands[i]
+        alone = once & ~twice & ~placed  # digits with one open cell left in the unit
+        if alone:
+            d = (alone & -alone).bit_length()  # the lowest such digit
+            cell = next(i for i in unit if not values[i] and cands[i] & bit(d))
+            return Step("hidden single",
+                        f"In {board.unit_name(u)} the {d} can only go in "
+                        f"{board.name(cell)}, so {board.name(cell)} is {d}.",
+                        [cell], placements=[(cell, d)], digits=[d])
     return None
