@@ -55,7 +55,7 @@ def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step
     step = _digit_forcing_chain(board, followed, follows)
     if step:
         return step
-    step, broken_nested = _nested_forcing_chain(board)
+    step, broken_nested = _nested_forcing_chain(board, followed)
     if step:
         return step
     broken = next((option for option, (_, breaks) in followed.items() if breaks), None)
@@ -95,11 +95,12 @@ def _digit_forcing_chain(board: Board, followed, follows: int) -> Step | None:
     return None
 
 
-def _nested_forcing_chain(board: Board, follows: int = NESTED_FOLLOWS
+def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLOWS
                           ) -> tuple[Step | None, tuple[int, int] | None]:
     """The cell and unit choices again, each followed with a contradiction test of every
-    two-digit cell inside it: much dearer, so only when nothing lighter is found. (the
-    step, else a choice that then breaks the grid)."""
+    two-digit cell inside it: much dearer, so only when nothing lighter is found. light:
+    the same choices followed without it, to go on from. (the step, else a choice that
+    then breaks the grid)."""
     followed: dict[tuple[int, int], tuple[list[int], bool]] = {}
     broken = None
     for label, options in _choices(board):
@@ -107,7 +108,9 @@ def _nested_forcing_chain(board: Board, follows: int = NESTED_FOLLOWS
             break
         for cell, d in options:
             if (cell, d) not in followed:
-                followed[(cell, d)] = follow(board, cell, bit(d), nested=True)
+                reached, breaks = light.get((cell, d), (None, False))
+                followed[(cell, d)] = ((reached, True) if breaks else
+                                       follow(board, cell, bit(d), True, reached))
                 broken = broken or ((cell, d) if followed[(cell, d)][1] else None)
         said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
         step = _common_result(board, NESTED_FORCING_CHAIN, f"Either {said} ({label})",

@@ -21,13 +21,17 @@ NESTED_RULES = (f"{RULES} (inside that, ruling out a digit of a two-digit cell w
                 "singles from it break the grid)")
 
 
-def follow(board: Board, cell: int, mask: int, nested: bool = False
-           ) -> tuple[list[int], bool]:
+def follow(board: Board, cell: int, mask: int, nested: bool = False,
+           reached: list[int] | None = None) -> tuple[list[int], bool]:
     """(the candidates that 'cell holds only the digits of mask' leads to, whether the
     grid then breaks). When it breaks, the candidates are those before the pass that
-    broke it: each of them still follows from the hypothesis, without the contradiction."""
-    good = board.cands.copy()
-    good[cell] = mask
+    broke it: each of them still follows from the hypothesis, without the contradiction.
+    reached: where the rules without nesting took the same hypothesis, to go on from."""
+    if reached is None:
+        good = board.cands.copy()
+        good[cell] = mask
+    else:
+        good = reached
     cands = good.copy()
     geo = board.lay.geo
     # The board's own singles are struck from their peers already (as a person's pencil
