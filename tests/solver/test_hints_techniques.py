@@ -239,19 +239,6 @@ def test_forcing_follows_naked_and_hidden_pairs():
     assert cands[at(1, 0)] == cands[at(1, 1)] == bit(3) | bit(4)
 
 
-def test_forcing_follows_x_wings():
-    board = empty()
-    cands = board.cands.copy()
-    for r in (1, 5):  # the 7 of rows 2 and 6 only in columns 3 and 8
-        for c in range(9):
-            if c not in (2, 7):
-                cands[at(r, c)] &= ~bit(7)
-    assert hypothesis.x_wings(cands, board)
-    assert all(not cands[at(r, c)] & bit(7) for r in range(9) if r not in (1, 5)
-               for c in (2, 7))
-    assert all(cands[at(r, c)] & bit(7) for r in (1, 5) for c in (2, 7))
-
-
 def test_forcing_follows_naked_triples():
     board = empty()
     cands = board.cands.copy()
@@ -286,7 +273,7 @@ def test_digit_forcing_chain_follows_a_candidate_both_ways():
     keep(board, 0, 0, 1, 2, 3)
     drop(board, 1, [(r, c) for r in range(3) for c in range(3) if (r, c) > (0, 1)])
     # r1c1 is 1, or it is not and r1c2 is box 1's 1: either way row 1 has its 1 there
-    step = forcing._digit_forcing_chain(board, {}, forcing.FORCING_FOLLOWS)
+    step = forcing._digit_forcing_chain(board, {})
     assert step.technique == "digit forcing chain"
     assert removed(step) == {(0, c, 1) for c in range(3, 9)}
     assert step.text.startswith("Either r1c1 is 1 or it is not. From each, following")

@@ -18,7 +18,9 @@ NESTED_FORCING_CHAIN = "nested forcing chain"
 # Work limits in hypotheses followed (not seconds, so a path is the same on any machine).
 FORCING_FOLLOWS = 600
 TRIAL_FOLLOWS = 900
-NESTED_FOLLOWS = 150  # each one runs a small trial in every two-digit cell
+# hypotheses beyond the cell and unit choices: a candidate both ways, then nested
+DIGIT_FOLLOWS = 120
+NESTED_FOLLOWS = 60  # each one runs a small trial in every two-digit cell
 
 
 def _choices(board: Board):
@@ -52,25 +54,25 @@ def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step
                               [followed[o][0] for o in options])
         if step:
             return step
-    step = _digit_forcing_chain(board, followed, follows)
+    step = _digit_forcing_chain(board, followed)
     if step:
         return step
     step, broken_nested = _nested_forcing_chain(board, followed)
     if step:
         return step
-    broken = next((option for option, (_, breaks) in followed.items() if breaks), None)
-    if broken is not None:
-        return _trial_step(board, *broken)
+    broken = [option for option, (_, breaks) in followed.items() if breaks]
+    if broken:
+        return _trial_step(board, broken)
     step = trial(board, TRIAL_FOLLOWS, followed)
     if step is None and broken_nested is not None:
-        return _trial_step(board, *broken_nested, NESTED_RULES)
+        return _trial_step(board, [broken_nested], NESTED_RULES)
     return step
 
 
-def _digit_forcing_chain(board: Board, followed, follows: int) -> Step | None:
+def _digit_forcing_chain(board: Board, followed, follows: int = DIGIT_FOLLOWS) -> Step | None:
     """One candidate followed both ways, true and false: what both lead to holds. Cells
     of two candidates are the cell choices already tried, so from three up."""
-    work = len(followed)
+    work = 0
     cells = sorted((i for i, m in enumerate(board.cands)
                     if not board.values[i] and popcount(m) >= 3),
                    key=lambda i: popcount(board.cands[i]))
@@ -83,7 +85,7 @@ def _digit_forcing_chain(board: Board, followed, follows: int) -> Step | None:
                 work += 1
                 followed[(cell, d)] = follow(board, cell, bit(d))
             work += 1
-            if work > 2 * follows:
+            if work > follows:
                 return None
             on = followed[(cell, d)][0]
             off = follow(board, cell, mask & ~bit(d))[0]
@@ -148,10 +150,15 @@ def _common_result(board: Board, technique: str, said: str, options, outcomes,
                 placements=placements, eliminations=elims, digits=[d for _, d in options])
 
 
-def _trial_step(board: Board, cell: int, d: int, rules: str = RULES) -> Step:
+def _trial_step(board: Board, broken: list[tuple[int, int]], rules: str = RULES) -> Step:
+    """Every candidate whose hypothesis broke the grid, removed in one step."""
+    cell, d = broken[0]
     text = (f"Suppose {board.name(cell)} were {d}: following {rules} from there leaves "
-            f"a cell or a digit with no place, so {board.name(cell)} is not {d}.")
-    return Step("trial and error", text, [cell], eliminations=[(cell, d)], digits=[d])
+            f"a cell or a digit with no place, so {board.name(cell)} is not {d}")
+    if len(broken) > 1:
+        text += f"; the same rules out {describe_removal(board, broken[1:])}"
+    return Step("trial and error", text + ".", sorted({c for c, _ in broken}),
+                eliminations=sorted(broken), digits=sorted({e for _, e in broken}))
 
 
 def trial(board: Board, follows: int = TRIAL_FOLLOWS, followed=None) -> Step | None:
@@ -169,5 +176,5 @@ def trial(board: Board, follows: int = TRIAL_FOLLOWS, followed=None) -> Step | N
             if done > follows:
                 return None
             if follow(board, cell, bit(d))[1]:
-                return _trial_step(board, cell, d)
+                return _trial_step(board, [(cell, d)])
     return None

@@ -2,8 +2,8 @@
 "this cell holds only these digits".
 
 Singles first, then locked candidates and naked and hidden pairs; only when those stall,
-naked triples and X-wings (dearer to look for, and needed less often). Nested, when all
-of those stall: a digit of a two-digit cell goes when singles from it break the grid.
+naked triples (dearer to look for, and needed less often). Nested, when all of those
+stall: a digit of a two-digit cell goes when singles from it break the grid.
 Every rule is sound, so a grid that breaks proves the hypothesis false, and whatever
 several hypotheses, one of which holds, all lead to is true.
 """
@@ -16,7 +16,7 @@ from services.solver.logic.board import Board
 from services.solver.propagate import propagate
 
 # as a step says them
-RULES = "singles, locked candidates, pairs, triples and X-wings"
+RULES = "singles, locked candidates, pairs and triples"
 NESTED_RULES = (f"{RULES} (inside that, ruling out a digit of a two-digit cell when "
                 "singles from it break the grid)")
 
@@ -41,8 +41,7 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
         if not propagate(cands, geo, changed):
             return good, True
         good = cands.copy()
-        changed = (locked(cands, board) or pairs(cands, board)
-                   or naked_triples(cands, board) or x_wings(cands, board))
+        changed = locked(cands, board) or pairs(cands, board) or naked_triples(cands, board)
         if changed == [] and nested:
             changed = pair_contradictions(cands, board)
         if changed is None:
@@ -157,34 +156,6 @@ def naked_triples(cands: list[int], board: Board) -> list[int] | None:
         if changed:
             return changed
     return []
-
-
-def x_wings(cands: list[int], board: Board) -> list[int] | None:
-    """X-wings of every digit, rows over columns and columns over rows, after singles
-    have run: the cells changed; None when a cell loses its last digit."""
-    size = board.size
-    units = board.lay.geo.units
-    places = unit_places(cands, board)
-    changed = []
-    for base, cross in ((0, size), (size, 0)):  # rows are units 0.., columns size..
-        for d in range(size):
-            b = 1 << d
-            by_places: dict[int, int] = {}  # two cross lines -> the first base line
-            for k in range(size):
-                where = places[(base + k) * size + d]
-                if not two_bits(where):
-                    continue
-                first = by_places.setdefault(where, k)
-                if first == k:
-                    continue
-                for j in (where.bit_length() - 1, (where & -where).bit_length() - 1):
-                    for k2, i in enumerate(units[cross + j]):
-                        if k2 != k and k2 != first and cands[i] & b:
-                            if cands[i] == b:
-                                return None
-                            cands[i] &= ~b
-                            changed.append(i)
-    return changed
 
 
 def pair_contradictions(cands: list[int], board: Board) -> list[int]:
