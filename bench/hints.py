@@ -7,10 +7,10 @@ forum hardest 11+ from ../shared/bench/sudoku/ (sampled; skipped when the folder
 there), and generated killers without givens. For each puzzle the whole path is walked
 from the givens, every step checked against the unique solution before it is applied (a
 wrong placement or the true digit removed counts as a wrong step). Reported per set: how
-many paths finish without trial and error (forcing chains count as logic, trial and the
-solution's digit do not), and how many without forcing chains either; path time (median,
-max); the time of a single hint (every step of the path is one next_step call: p50,
-p95); the median rating. Writes bench/out/hints.md.
+many paths finish without trial and error (forcing chains of every kind count as logic,
+trial and the solution's digit do not), and how many without forcing chains either; path
+time (median, max); the time of a single hint (every step of the path is one next_step
+call: p50, p95); the median rating. Writes bench/out/hints.md.
 """
 
 from __future__ import annotations

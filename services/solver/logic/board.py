@@ -42,8 +42,6 @@ class Layout:
     # where a box meets a row or column: (the shared cells, the rest of the line, the
     # rest of the box), for locked candidates
     segments: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
-    # each cell's (unit, position in the unit) for its row, column and box, in that order
-    cell_units: tuple[tuple[tuple[int, int], ...], ...]
 
 
 @lru_cache(maxsize=32)
@@ -61,14 +59,9 @@ def layout(size: int, box: tuple[int, int]) -> Layout:
             if shared:
                 segments.append((tuple(shared), tuple(i for i in line if i not in shared),
                                  tuple(i for i in box_cells if i not in shared)))
-    cell_units: list[list[tuple[int, int]]] = [[] for _ in range(geo.cells)]
-    for u, unit in enumerate(geo.units):
-        for position, i in enumerate(unit):
-            cell_units[i].append((u, position))
     return Layout(geo, rows, cols, boxes, tuple(box_of),
                   tuple(frozenset(p) for p in geo.peers),
-                  tuple(frozenset(u) for u in geo.units), tuple(segments),
-                  tuple(tuple(units) for units in cell_units))
+                  tuple(frozenset(u) for u in geo.units), tuple(segments))
 
 
 @dataclass

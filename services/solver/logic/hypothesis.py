@@ -74,64 +74,42 @@ def locked(cands: list[int], board: Board) -> list[int]:
 
 
 def pairs(cands: list[int], board: Board) -> list[int]:
-    """One pass of hidden and naked pairs over bit masks (after singles have run, so a
-    placed digit is in no other cell of its units): the cells it changed."""
+    """One pass of naked and hidden pairs over bit masks: the cells it changed."""
     changed = []
-    size = board.size
-    units = board.lay.geo.units
-    # Before any change here: later changes only shrink the places, and a digit confined
-    # to more places than it has left is confined all the same.
-    places = unit_places(cands, board)
-    for u, unit in enumerate(units):  # hidden pairs: two digits with the same two places
-        by_places: dict[int, int] = {}  # two places -> the first digit with just those
-        for d, where in enumerate(places[u * size:(u + 1) * size]):
-            y = where & (where - 1)
-            if not y or y & (y - 1):
-                continue
-            first = by_places.setdefault(where, d)
-            if first == d:
-                continue
-            keep = (1 << d) | (1 << first)
-            for p in (where.bit_length() - 1, (where & -where).bit_length() - 1):
-                i = unit[p]
-                if cands[i] & ~keep:
-                    cands[i] &= keep
-                    changed.append(i)
-    for unit in units:  # naked pairs: two cells holding the same two digits
+    for unit in board.lay.geo.units:
+        once = twice = thrice = 0
         seen: dict[int, int] = {}  # a two-digit mask -> the first cell holding it
+        pair = None
         for i in unit:
             m = cands[i]
-            y = m & (m - 1)
-            if y and not y & (y - 1):
-                a = seen.setdefault(m, i)
-                if a != i:
-                    for j in unit:
-                        if j != a and j != i and cands[j] & m:
-                            cands[j] &= ~m
-                            changed.append(j)
+            thrice |= twice & m
+            twice |= once & m
+            once |= m
+            if two_bits(m):
+                if m in seen:
+                    pair = (m, seen[m], i)
+                seen[m] = i
+        if pair:  # naked pair: its two digits are in these two cells
+            m, a, b = pair
+            for j in unit:
+                if j != a and j != b and cands[j] & m:
+                    cands[j] &= ~m
+                    changed.append(j)
+        two = twice & ~thrice  # digits with exactly two places
+        if two & (two - 1):
+            places: dict[tuple[int, ...], int] = {}
+            while two:
+                low = two & -two
+                two ^= low
+                where = tuple(i for i in unit if cands[i] & low)
+                places[where] = places.get(where, 0) | low
+            for where, mask in places.items():
+                if two_bits(mask):  # hidden pair: two digits only in these two cells
+                    for i in where:
+                        if cands[i] & ~mask:
+                            cands[i] &= mask
+                            changed.append(i)
     return changed
-
-
-def unit_places(cands: list[int], board: Board) -> list[int]:
-    """places[u * size + d - 1]: bit p set when digit d can go in the p-th cell of unit u.
-    Open cells only: after singles, a placed digit has no other place in its units."""
-    size = board.size
-    places = [0] * (3 * size * size)
-    cell_units = board.lay.cell_units
-    for i, m in enumerate(cands):
-        if not m & (m - 1):
-            continue
-        (ur, pr), (uc, pc), (ub, pb) = cell_units[i]
-        ur, uc, ub = ur * size - 1, uc * size - 1, ub * size - 1
-        pr, pc, pb = 1 << pr, 1 << pc, 1 << pb
-        while m:
-            low = m & -m
-            d = low.bit_length()
-            places[ur + d] |= pr
-            places[uc + d] |= pc
-            places[ub + d] |= pb
-            m ^= low
-    return places
 
 
 def naked_triples(cands: list[int], board: Board) -> list[int] | None:
