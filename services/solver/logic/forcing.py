@@ -19,7 +19,7 @@ NESTED_FORCING_CHAIN = "nested forcing chain"
 FORCING_FOLLOWS = 600
 TRIAL_FOLLOWS = 900
 # hypotheses beyond the cell and unit choices: a candidate both ways, then nested
-DIGIT_FOLLOWS = 120
+DIGIT_FOLLOWS = 60
 NESTED_FOLLOWS = 60  # each one runs a small trial in every two-digit cell
 
 
