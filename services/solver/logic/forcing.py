@@ -3,8 +3,10 @@ unit), or one candidate both ways, through the rules of hypothesis.py.
 
 When every choice leads to the same digit somewhere, or removes the same candidate, that
 result holds whichever choice is right: a forcing chain (a digit forcing chain when the
-two choices are one candidate true and false). When one choice breaks the grid, that
-choice is false: trial and error, the last resort of a person.
+two choices are one candidate true and false; a nested one when each choice is followed
+with a small trial of every two-digit cell inside it). Dearer kinds are looked for only
+when cheaper ones find nothing. When one choice breaks the grid, that choice is false:
+trial and error, the last resort of a person.
 """
 
 from __future__ import annotations
