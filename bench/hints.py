@@ -7,10 +7,10 @@ forum hardest 11+ from ../shared/bench/sudoku/ (sampled; skipped when the folder
 there), and generated killers without givens. For each puzzle the whole path is walked
 from the givens, every step checked against the unique solution before it is applied (a
 wrong placement or the true digit removed counts as a wrong step). Reported per set: how
-many paths finish without trial and error (forcing chains count as logic, trial and the
-solution's digit do not), and how many without forcing chains either; path time (median,
-max); the time of a single hint (every step of the path is one next_step call: p50,
-p95); the median rating. Writes bench/out/hints.md.
+many paths finish without trial and error (forcing chains of every kind count as logic,
+trial and the solution's digit do not), and how many without forcing chains either; path
+time (median, max); the time of a single hint (every step of the path is one next_step
+call: p50, p95); the median rating. Writes bench/out/hints.md.
 """
 
 from __future__ import annotations
@@ -28,6 +28,11 @@ sys.path.insert(0, str(ROOT))
 from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
 from services.solver.grid import geometry  # noqa: E402
 from services.solver.logic import Board, next_step  # noqa: E402
+from services.solver.logic.forcing import (  # noqa: E402
+    DIGIT_FORCING_CHAIN,
+    FORCING_CHAIN,
+    NESTED_FORCING_CHAIN,
+)
 from services.solver.logic.path import FROM_SOLUTION, TRIAL  # noqa: E402
 from services.solver.logic.path import Path as LogicPath  # noqa: E402
 from services.solver.propagate import initial_candidates, search  # noqa: E402
@@ -70,7 +75,8 @@ def walk(board: Board, truth: list[int]) -> dict:
     return {"seconds": time.perf_counter() - started, "hint_times": times[:-1] or times,
             "wrong": wrong, "finished": path.finished, "score": rating["score"],
             "logical": path.finished and not used & {TRIAL, FROM_SOLUTION},
-            "no_forcing": path.finished and not used & {TRIAL, FROM_SOLUTION, "forcing chain"},
+            "no_forcing": path.finished and not used & {
+                TRIAL, FROM_SOLUTION, FORCING_CHAIN, DIGIT_FORCING_CHAIN, NESTED_FORCING_CHAIN},
             "used": used}
 
 

@@ -213,7 +213,7 @@ class Difficulty(Model):
 
     level: Literal["easy", "medium", "hard", "expert", "extreme", "fiendish", "beyond logic"]
     score: float = Field(description="the hardest technique's weight (1.0 naked single ... "
-                         "6.0 chains, 7.0 forcing chains, 8.0 trial and error), plus 0.01 per "
+                         "6.0 chains, 7.0-7.8 forcing chains, 8.0 trial and error), plus 0.01 per "
                          "step beyond singles")
     hardest: str | None = Field(description="the hardest technique the path uses")
     steps: int = Field(description="steps of the path from the givens to the end")

@@ -141,3 +141,21 @@ def test_a_forcing_chain_gives_everything_its_choice_proves_in_one_step():
                                                 solution_of(givens))
     forcing = [s for s in KNOWN_PATHS[TOP1465_FIRST].steps if s.technique == "forcing chain"]
     assert any(len({i for i, _ in s.placements + s.eliminations}) > 1 for s in forcing)
+
+
+# From top1465: one needs a digit forcing chain, the other a nested one, and no trial.
+NEEDS_DIGIT_FORCING = ("8.....4..16.3....2....2...1.3...92....9.....7..8"
+                       "5...6..5..4..1.49...78........7..")
+NEEDS_NESTED_FORCING = ("..3....9..5.2.......7361.........71.4....8....."
+                        "..3...6...5..83..85.2....2...14...")
+
+
+@pytest.mark.parametrize("line, technique", [(NEEDS_DIGIT_FORCING, "digit forcing chain"),
+                                             (NEEDS_NESTED_FORCING, "nested forcing chain")])
+def test_stronger_forcing_chains_are_sound_and_spare_trial(line, technique):
+    givens = grid_of(line)
+    path = check_path(Board.start(givens, 9, (3, 3)), solution_of(givens))
+    used = {s.technique for s in path.steps}
+    assert technique in used and path.rating()["logical"]
+    step = next(s for s in path.steps if s.technique == technique)
+    assert step.text.startswith("Either ") and "whichever is true" in step.text

@@ -10,6 +10,7 @@ from services.solver.logic import (
     chains,
     fish,
     forcing,
+    hypothesis,
     killer,
     singles,
     subsets,
@@ -233,6 +234,46 @@ def test_forcing_follows_naked_and_hidden_pairs():
     cands[at(0, 0)] = cands[at(0, 1)] = bit(1) | bit(2)  # a naked pair in row 1
     for c in range(2, 9):
         cands[at(1, c)] &= ~(bit(3) | bit(4))  # 3 and 4 only in r2c1, r2c2: a hidden pair
-    assert forcing._pairs(cands, board)
+    assert hypothesis.pairs(cands, board)
     assert all(not cands[at(0, c)] & (bit(1) | bit(2)) for c in range(2, 9))
     assert cands[at(1, 0)] == cands[at(1, 1)] == bit(3) | bit(4)
+
+
+def test_forcing_follows_naked_triples():
+    board = empty()
+    cands = board.cands.copy()
+    cands[at(0, 0)], cands[at(0, 1)], cands[at(0, 2)] = bit(1) | bit(2), bit(2) | bit(3), \
+        bit(1) | bit(3)
+    assert hypothesis.naked_triples(cands, board)
+    assert all(not cands[at(0, c)] & (bit(1) | bit(2) | bit(3)) for c in range(3, 9))
+
+
+def test_nested_rule_rules_out_a_digit_whose_singles_break_the_grid():
+    board = empty()
+    cands = board.cands.copy()
+    cands[at(0, 0)] = bit(1) | bit(2)
+    cands[at(0, 1)] = cands[at(0, 2)] = bit(1) | bit(3)  # r1c1 = 1 would leave both 3
+    assert hypothesis.pair_contradictions(cands, board) == [at(0, 0)]
+    assert cands[at(0, 0)] == bit(2)
+
+
+def test_a_hypothesis_that_breaks_keeps_what_it_showed_before():
+    board = empty()
+    keep(board, 0, 0, 1, 2)
+    keep(board, 0, 1, 1, 3)
+    for r, c in ((1, 1), (1, 2), (2, 2)):
+        keep(board, r, c, 4, 5)  # three cells of box 1 with only 4 and 5: a pair breaks it
+    cands, breaks = hypothesis.follow(board, at(0, 0), bit(1))
+    assert breaks
+    assert cands[at(0, 1)] == bit(3)  # singles from r1c1 = 1, before the pair broke it
+
+
+def test_digit_forcing_chain_follows_a_candidate_both_ways():
+    board = empty()
+    keep(board, 0, 0, 1, 2, 3)
+    drop(board, 1, [(r, c) for r in range(3) for c in range(3) if (r, c) > (0, 1)])
+    # r1c1 is 1, or it is not and r1c2 is box 1's 1: either way row 1 has its 1 there
+    step = forcing._digit_forcing_chain(board, {})
+    assert step.technique == "digit forcing chain"
+    assert removed(step) == {(0, c, 1) for c in range(3, 9)}
+    assert step.text.startswith("Either r1c1 is 1 or it is not. From each, following")

@@ -1,112 +1,34 @@
 """Forcing chains and trial: follow each choice of a cell (or each place of a digit in a
-unit) through singles.
+unit), or one candidate both ways, through the rules of hypothesis.py.
 
 When every choice leads to the same digit somewhere, or removes the same candidate, that
-result holds whichever choice is right: a forcing chain. When one choice breaks the grid,
-that choice is false: trial and error, the last resort of a person.
+result holds whichever choice is right: a forcing chain (a digit forcing chain when the
+two choices are one candidate true and false; a nested one when each choice is followed
+with a small trial of every two-digit cell inside it). Dearer kinds are looked for only
+when cheaper ones find nothing. When one choice breaks the grid, that choice is false:
+trial and error, the last resort of a person.
 """
 
 from __future__ import annotations
 
 from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
-from services.solver.propagate import propagate
+from services.solver.logic.hypothesis import NESTED_RULES, RULES, follow
 
-# Work limits in choices followed (not seconds, so a path is the same on any machine).
+FORCING_CHAIN = "forcing chain"
+DIGIT_FORCING_CHAIN = "digit forcing chain"
+NESTED_FORCING_CHAIN = "nested forcing chain"
+# Work limits in hypotheses followed (not seconds, so a path is the same on any machine).
 FORCING_FOLLOWS = 600
 TRIAL_FOLLOWS = 900
-# choices of a cell or of a digit's places in a unit: few, so each is followed cheaply
-WIDTHS = (2, 3)
-
-
-def _follow(board: Board, cell: int, d: int) -> list[int] | None:
-    """Candidates after singles, locked candidates and pairs from 'cell is d'; None when
-    the grid breaks."""
-    cands = board.cands.copy()
-    cands[cell] = bit(d)
-    geo = board.lay.geo
-    # The board's own singles are struck from their peers already (as a person's pencil
-    # marks are): only the cells changed here need following.
-    changed = [cell]
-    while True:
-        if not propagate(cands, geo, changed):
-            return None
-        changed = _locked(cands, board) or _pairs(cands, board)
-        if not changed:
-            return cands
-
-
-def _locked(cands: list[int], board: Board) -> list[int]:
-    """One pass of pointing and claiming over bit masks: the cells it changed."""
-    changed = []
-    for segment, line_rest, box_rest in board.lay.segments:
-        here = line_out = box_out = 0
-        for i in segment:  # cells already down to one digit count as its place
-            here |= cands[i]
-        for i in line_rest:
-            line_out |= cands[i]
-        for i in box_rest:
-            box_out |= cands[i]
-        for mask, rest in ((here & ~box_out & line_out, line_rest),  # pointing
-                           (here & ~line_out & box_out, box_rest)):  # claiming
-            if not mask:
-                continue
-            for i in rest:
-                m = cands[i]
-                if m & mask and m & (m - 1):
-                    cands[i] = m & ~mask
-                    changed.append(i)
-    return changed
-
-
-def _pairs(cands: list[int], board: Board) -> list[int]:
-    """One pass of naked and hidden pairs over bit masks: the cells it changed."""
-    changed = []
-    for unit in board.lay.geo.units:
-        once = twice = thrice = 0
-        seen: dict[int, int] = {}  # a two-digit mask -> the first cell holding it
-        pair = None
-        for i in unit:
-            m = cands[i]
-            thrice |= twice & m
-            twice |= once & m
-            once |= m
-            if _two(m):
-                if m in seen:
-                    pair = (m, seen[m], i)
-                seen[m] = i
-        if pair:  # naked pair: its two digits are in these two cells
-            m, a, b = pair
-            for j in unit:
-                if j != a and j != b and cands[j] & m:
-                    cands[j] &= ~m
-                    changed.append(j)
-        two = twice & ~thrice  # digits with exactly two places
-        if two & (two - 1):
-            places: dict[tuple[int, ...], int] = {}
-            while two:
-                low = two & -two
-                two ^= low
-                where = tuple(i for i in unit if cands[i] & low)
-                places[where] = places.get(where, 0) | low
-            for where, mask in places.items():
-                if _two(mask):  # hidden pair: two digits only in these two cells
-                    for i in where:
-                        if cands[i] & ~mask:
-                            cands[i] &= mask
-                            changed.append(i)
-    return changed
-
-
-def _two(x: int) -> bool:
-    """Exactly two bits set."""
-    y = x & (x - 1)
-    return bool(y) and not y & (y - 1)
+# hypotheses beyond the cell and unit choices: a candidate both ways, then nested
+DIGIT_FOLLOWS = 60
+NESTED_FOLLOWS = 60  # each one runs a small trial in every two-digit cell
 
 
 def _choices(board: Board):
-    """(label, [(cell, digit), ...]) of cells and unit places with few choices, fewest
-    first."""
-    for width in WIDTHS:
+    """(label, [(cell, digit), ...]) of every open cell and every digit's places in a
+    unit, fewest choices first."""
+    for width in range(2, board.size + 1):
         for cell, mask in enumerate(board.cands):
             if not board.values[cell] and popcount(mask) == width:
                 yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
@@ -121,29 +43,89 @@ def _choices(board: Board):
 def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step | None:
     """A forcing chain if one is found within the work limit, else a choice that breaks
     the grid."""
-    followed: dict[tuple[int, int], list[int] | None] = {}
+    # (cell, digit) -> (the candidates 'cell is digit' leads to, whether it breaks)
+    followed: dict[tuple[int, int], tuple[list[int], bool]] = {}
+    for label, options in _choices(board):
+        if len(followed) > follows:
+            break
+        for cell, d in options:
+            if (cell, d) not in followed:
+                followed[(cell, d)] = follow(board, cell, bit(d))
+        said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+        step = _common_result(board, FORCING_CHAIN, f"Either {said} ({label})", options,
+                              [followed[o][0] for o in options])
+        if step:
+            return step
+    step = _digit_forcing_chain(board, followed)
+    if step:
+        return step
+    step, broken_nested = _nested_forcing_chain(board, followed)
+    if step:
+        return step
+    broken = [option for option, (_, breaks) in followed.items() if breaks]
+    if broken:
+        return _trial_step(board, broken)
+    step = trial(board, TRIAL_FOLLOWS, followed)
+    if step is None and broken_nested is not None:
+        return _trial_step(board, [broken_nested], NESTED_RULES)
+    return step
+
+
+def _digit_forcing_chain(board: Board, followed, follows: int = DIGIT_FOLLOWS) -> Step | None:
+    """One candidate followed both ways, true and false: what both lead to holds. Cells
+    of two candidates are the cell choices already tried, so from three up."""
+    work = 0
+    cells = sorted((i for i, m in enumerate(board.cands)
+                    if not board.values[i] and popcount(m) >= 3),
+                   key=lambda i: popcount(board.cands[i]))
+    for cell in cells:
+        mask = board.cands[cell]
+        for d in range(1, board.size + 1):
+            if not mask & bit(d):
+                continue
+            if (cell, d) not in followed:
+                work += 1
+                followed[(cell, d)] = follow(board, cell, bit(d))
+            work += 1
+            if work > follows:
+                return None
+            on = followed[(cell, d)][0]
+            off = follow(board, cell, mask & ~bit(d))[0]
+            name = board.name(cell)
+            step = _common_result(board, DIGIT_FORCING_CHAIN,
+                                  f"Either {name} is {d} or it is not", [(cell, d)], [on, off])
+            if step:
+                return step
+    return None
+
+
+def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLOWS
+                          ) -> tuple[Step | None, tuple[int, int] | None]:
+    """The cell and unit choices again, each followed with a contradiction test of every
+    two-digit cell inside it: much dearer, so only when nothing lighter is found. light:
+    the same choices followed without it, to go on from. (the step, else a choice that
+    then breaks the grid)."""
+    followed: dict[tuple[int, int], tuple[list[int], bool]] = {}
     broken = None
     for label, options in _choices(board):
         if len(followed) > follows:
             break
-        outcomes = []
-        for option in options:
-            if option not in followed:
-                followed[option] = _follow(board, *option)
-            outcomes.append(followed[option])
-            if outcomes[-1] is None:
-                broken = broken or option
-                break
-        else:
-            step = _common_result(board, label, options, outcomes)
-            if step:
-                return step
-    if broken is None:
-        return trial(board, TRIAL_FOLLOWS, followed)
-    return _trial_step(board, *broken)
+        for cell, d in options:
+            if (cell, d) not in followed:
+                reached, breaks = light.get((cell, d), (None, False))
+                followed[(cell, d)] = ((reached, True) if breaks else
+                                       follow(board, cell, bit(d), True, reached))
+                broken = broken or ((cell, d) if followed[(cell, d)][1] else None)
+        said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+        step = _common_result(board, NESTED_FORCING_CHAIN, f"Either {said} ({label})",
+                              options, [followed[o][0] for o in options], NESTED_RULES)
+        if step:
+            return step, None
+    return None, broken
 
 
-def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
+def _common_result(board: Board, technique: str, said: str, options, outcomes,
+                   rules: str = RULES) -> Step | None:
     """Every digit placed and candidate removed whichever option holds, as one step."""
     placements, elims = [], []
     for i, mask in enumerate(board.cands):
@@ -160,26 +142,30 @@ def _common_result(board: Board, label: str, options, outcomes) -> Step | None:
             elims += [(i, e) for e in range(1, board.size + 1) if mask & ~union & bit(e)]
     if not placements and not elims:
         return None
-    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
     made = ", ".join(f"{board.name(i)} {v}" for i, v in placements)
     results = ([f"makes {made}"] if placements else []) + (
         [f"removes {describe_removal(board, elims)}"] if elims else [])
-    text = (f"Either {said} ({label}); following singles from each, every one "
-            f"{' and '.join(results)}, so that holds whichever is true.")
-    return Step("forcing chain", text,
+    text = (f"{said}. From each, following {rules}, every one {' and '.join(results)}, "
+            "so that holds whichever is true.")
+    return Step(technique, text,
                 [c for c, _ in options] + sorted({i for i, _ in placements + elims}),
                 placements=placements, eliminations=elims, digits=[d for _, d in options])
 
 
-def _trial_step(board: Board, cell: int, d: int) -> Step:
-    text = (f"Suppose {board.name(cell)} were {d}: following singles from there leaves a "
-            f"cell or a digit with no place, so {board.name(cell)} is not {d}.")
-    return Step("trial and error", text, [cell], eliminations=[(cell, d)], digits=[d])
+def _trial_step(board: Board, broken: list[tuple[int, int]], rules: str = RULES) -> Step:
+    """Every candidate whose hypothesis broke the grid, removed in one step."""
+    cell, d = broken[0]
+    text = (f"Suppose {board.name(cell)} were {d}: following {rules} from there leaves "
+            f"a cell or a digit with no place, so {board.name(cell)} is not {d}")
+    if len(broken) > 1:
+        text += f"; the same rules out {describe_removal(board, broken[1:])}"
+    return Step("trial and error", text + ".", sorted({c for c, _ in broken}),
+                eliminations=sorted(broken), digits=sorted({e for _, e in broken}))
 
 
 def trial(board: Board, follows: int = TRIAL_FOLLOWS, followed=None) -> Step | None:
-    """Assume a candidate of a cell with few of them; if singles then break the grid, the
-    candidate is false."""
+    """Assume a candidate of a cell with few of them; if following it breaks the grid,
+    the candidate is false."""
     followed = followed or {}
     done = 0
     open_cells = sorted((i for i in range(len(board.values)) if not board.values[i]),
@@ -191,6 +177,6 @@ def trial(board: Board, follows: int = TRIAL_FOLLOWS, followed=None) -> Step | N
             done += 1
             if done > follows:
                 return None
-            if _follow(board, cell, d) is None:
-                return _trial_step(board, cell, d)
+            if follow(board, cell, bit(d))[1]:
+                return _trial_step(board, [(cell, d)])
     return None

@@ -54,11 +54,11 @@ TECHNIQUES = [
 TRIAL = "trial and error"
 FROM_SOLUTION = "from the solution"
 WEIGHTS = {name: w for name, w, _ in TECHNIQUES} | {
-    "X-chain": 4.6, "outies": 2.3, "cage splitting": 2.4, "forcing chain": 7.0, TRIAL: 8.0,
-    FROM_SOLUTION: 9.0}
+    "X-chain": 4.6, "outies": 2.3, "cage splitting": 2.4, "forcing chain": 7.0,
+    "digit forcing chain": 7.5, "nested forcing chain": 7.8, TRIAL: 8.0, FROM_SOLUTION: 9.0}
 
 LEVELS = [(1.2, "easy"), (2.1, "medium"), (3.6, "hard"), (5.0, "expert"), (6.0, "extreme"),
-          (7.0, "fiendish"), (99.0, "beyond logic")]
+          (7.8, "fiendish"), (99.0, "beyond logic")]
 
 
 def next_step(board: Board, solution: list[int] | None = None,
