@@ -41,9 +41,7 @@ from services.recognizer.killer.tuning import (
 )
 from services.recognizer.killer.tuning import WALL_CELL as CELL
 
-# Pixels either side of the lattice's line where its darkest column is looked for: the
-# lattice lies within a pixel of it, a cage line further out.
-SEEK = 1
+SEEK = 2  # pixels either side of the lattice's line where the line's own column is looked for
 LARGEST_CELL = 128  # larger cells are straightened at this size: a hairline stays a pixel
 
 
@@ -120,13 +118,16 @@ def _profiles(ink: np.ndarray, n: int, p: int, band: int) -> tuple[np.ndarray, n
     return parts.mean(axis=2), parts
 
 
-def _line_middle(profile: np.ndarray, at: int) -> int:
-    """The middle of the grid line in `profile` (its ink over the line's length, the
-    lattice's line at `at`): the darkest column within SEEK of `at`, and the columns
-    about it as dark (a thick line is dark across several; a cage line beside a faint
-    grid line may be darker, but lies further out)."""
-    core = at - SEEK + int(profile[at - SEEK:at + SEEK + 1].argmax())
-    dark = profile >= profile[core] - 0.01
+def _line_middle(least: np.ndarray, at: int) -> int:
+    """The middle of the grid line in `least` (the least ink at each column over the
+    line's edges; the lattice's line at `at`): of the columns within SEEK of `at` inked
+    on every edge (at least half the most such ink: a cage line runs along walls only),
+    the nearest `at`, and the columns about it as dark (a thick line is dark across
+    several)."""
+    window = least[at - SEEK:at + SEEK + 1]
+    inked = np.flatnonzero(window >= 0.5 * window.max()) + at - SEEK
+    core = int(inked[np.abs(inked - at).argmin()])
+    dark = least >= least[core] - 0.01
     first, last = core, core
     while first > 0 and dark[first - 1]:
         first -= 1
@@ -151,11 +152,11 @@ def _pixel_profiles(ink: np.ndarray, lattice: np.ndarray, band: int
     near = np.clip(np.round(np.median(lattice[:, 1:n, 0], axis=0)).astype(int)[:, None]
                    + np.arange(-reach, reach + 1), 0, ink.shape[1] - 1)  # (n - 1, S)
     seen = ink[rows[..., None], near[None, :, None, :]].mean(axis=2)  # (n, n - 1, S)
-    middle = np.array([_line_middle(whole, reach) for whole in seen.mean(axis=0)])
+    middle = np.array([_line_middle(least, reach) for least in seen.min(axis=0)])
     lines = np.arange(n - 1)
-    # Straight: on every edge the line's column is as dark as the darkest about it.
-    about = seen[..., reach - SEEK:reach + SEEK + 1]
-    if (seen[:, lines, middle] < STRAIGHT * about.max(axis=-1)).any():
+    # Straight: on every edge the line's column is as dark as the columns beside it.
+    beside = np.maximum(seen[:, lines, middle - 1], seen[:, lines, middle + 1])
+    if (seen[:, lines, middle] < STRAIGHT * beside).any():
         return None
     cols = np.clip(near[lines, middle][:, None] + np.arange(-band, band + 1), 0,
                    ink.shape[1] - 1)

@@ -70,7 +70,7 @@ PARTS, EVEN = 4, 0.4  # ... and all of PARTS stretches of the edge but one this 
 # Grid lines whose profiles agree within ALIKE at every distance are drawn alike; the grid's
 # lines are when ALIKE_SHARE of the edges of each such group do (own_profiles).
 ALIKE, ALIKE_SHARE = 0.05, 0.2
-STRAIGHT = 0.9  # a straight line's column: this share of the darkest about it on every edge
+STRAIGHT = 0.9  # a straight line's column: this share of either neighbour's ink on every edge
 HAIRLINE_SURE = 0.95  # an edge with such a line on both sides is a wall this likely at least
 
 # fills.py: set by hand unless the note says how it was fitted; measured by
