@@ -165,17 +165,10 @@ def _pixel_profiles(ink: np.ndarray, lattice: np.ndarray, band: int
     return parts.mean(axis=2), parts
 
 
-def _grid_ink(gray: np.ndarray, lattice: np.ndarray, side: float, band: int
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """(thin_ink of the part of `gray` the grid covers, the lattice in its pixels)."""
-    lo = np.maximum(np.floor(lattice.reshape(-1, 2).min(axis=0)).astype(int) - band - SEEK, 0)
-    hi = np.ceil(lattice.reshape(-1, 2).max(axis=0)).astype(int) + band + SEEK + 1
-    return _ink_of(gray[lo[1]:hi[1], lo[0]:hi[0]], side), lattice - lo
-
-
 def _ink_of(part: np.ndarray, side: float) -> np.ndarray:
-    """thin_ink of `part`, kept for the next call on the same pixels (the grid's kind is
-    tested, then its killer read, on one picture)."""
+    """thin_ink of the picture `part`, kept for the next call on the same pixels (the
+    grid's kind is tested, then its killer read, on one picture, each on a lattice of its
+    own; cells this large fill most of the picture, so none is cut out)."""
     key = (part.shape, int(0.16 * side), hashlib.blake2b(np.ascontiguousarray(part).data,
                                                         digest_size=16).digest())
     known, ink = _LAST_INK[0]  # one tuple read: another thread may replace it meanwhile
@@ -200,9 +193,9 @@ def dotted_walls(gray: np.ndarray, lattice: np.ndarray) -> tuple[np.ndarray, np.
     band = max(3, int(round(HAIRLINE_BAND * p)))
     halves = (slice(band, None, -1), slice(band, None))  # left (above), right (below)
     # Down edges as right edges of the grid transposed: both ways in one array.
-    own_ink, lattice_in = _grid_ink(gray, lattice, side, band)
-    pixels = [_pixel_profiles(own_ink, lattice_in, band),
-              _pixel_profiles(own_ink.T, lattice_in[..., ::-1].transpose(1, 0, 2), band)]
+    own_ink = _ink_of(gray, side)
+    pixels = [_pixel_profiles(own_ink, lattice, band),
+              _pixel_profiles(own_ink.T, lattice[..., ::-1].transpose(1, 0, 2), band)]
     if pixels[0] is not None and pixels[1] is not None:
         mean = np.concatenate([pixels[0][0], pixels[1][0]], axis=1)
         parts = np.concatenate([pixels[0][1], pixels[1][1]], axis=1)
