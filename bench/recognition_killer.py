@@ -56,7 +56,13 @@ from gridsight.synth.killer_render import (  # noqa: E402
     pick_sum_font,
     render_killer,
 )
-from gridsight.synth.killer_styles import ALL_STYLES, TRAINED_STYLES, UNSEEN_STYLES, vary  # noqa: E402
+from gridsight.synth.killer_styles import (  # noqa: E402
+    ALL_STYLES,
+    TRAINED_STYLES,
+    UNSEEN_STYLES,
+    hairline_huge,
+    vary,
+)
 from gridsight.synth.photo import photograph  # noqa: E402
 from gridsight.synth.puzzles import make_killer, make_sudoku  # noqa: E402
 from gridsight.synth.render import render_sudoku  # noqa: E402
@@ -77,7 +83,8 @@ NAMES = {"print": "print (screenshot)", "photo": "print, photographed",
          "page": "small grid in a page screenshot", "plain": "plain (unseen)",
          "thin_colour": "thin solid coloured cages (unseen)",
          "progress": "in progress (entries, notes)",
-         "handwritten": "print written on by hand, photographed (entries, notes)"}
+         "handwritten": "print written on by hand, photographed (entries, notes)",
+         "huge_hairline": "huge cages, 1-px dots by the lines, 912-px (unseen)"}
 # Killers printed in papers and books, which people write on by hand.
 PRINTED_STYLES = ("print", "bold_serif", "web")
 
@@ -108,6 +115,8 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
     if base is None:
         pool = ALL_STYLES if style == "progress" else TRAINED_STYLES
         base = rng.choice(sorted(set(pool) - ({"dark"} if style == "progress" else set())))
+    if style == "huge_hairline":  # 912-px screenshots: the cell size decides the look
+        return huge_hairline_case(seed, rng, puzzle, solution, exclude_families)
     look = vary(ALL_STYLES[base], rng)
     if style == "bold_large":  # sums set large, a puzzle in progress
         look = replace(look, sum_height=rng.uniform(0.25, 0.35), sum_box=True)
@@ -126,6 +135,18 @@ def killer_case(seed: int, style: str, exclude_families: frozenset[str] = frozen
         image = on_page(image, rng)
         return encode(image, "PNG"), puzzle, solution, dict(image.info)
     return encode(image, "PNG"), puzzle, solution, info
+
+
+def huge_hairline_case(seed: int, rng: random.Random, puzzle, solution,
+                       exclude_families: frozenset[str] = frozenset()):
+    """A huge-cage killer outlined by 1-px dots beside the grid lines, drawn at cells of
+    about 100 px (hairline_huge): killer_case's parts."""
+    cell_px = rng.randint(92, 104)
+    look = hairline_huge(rng, cell_px)
+    image = render_killer(puzzle, style=look, seed=seed, cell_px=cell_px,
+                          margin=rng.randint(6, 24),
+                          sum_font=pick_sum_font(look, rng, exclude_families))
+    return encode(image, "PNG"), puzzle, solution, dict(image.info)
 
 
 def handwritten_case(seed: int, rng: random.Random, puzzle, solution,
@@ -268,7 +289,7 @@ def table_row(row: dict) -> str:
 
 # Styles of puzzles with few huge cages; numbered after the other groups, so that every
 # other group keeps its seeds.
-HUGE_CAGED = ("huge_dotted",)
+HUGE_CAGED = ("huge_dotted", "huge_hairline")
 
 
 def style_cases(style: str, count: int, offset: int = 0) -> list:
@@ -297,7 +318,7 @@ def use_model(model) -> None:
     sum_reader.load_killer_model.cache_clear()
 
 
-GROUPS = [*ALL_STYLES, "photo", "page", "progress", "handwritten"]
+GROUPS = [*ALL_STYLES, "photo", "page", "progress", "handwritten", "huge_hairline"]
 
 
 def shipped(count: int, only: list[str] | None = None, seed: int = 0

@@ -150,3 +150,22 @@ def vary(style: KillerStyle, rng: random.Random) -> KillerStyle:
         band=style.band if rng.random() < 0.7 else None,
         selected=style.selected if rng.random() < 0.7 else None,
         texture=style.texture * rng.uniform(0.5, 1.5))
+
+
+def hairline_huge(rng: random.Random, cell_px: int) -> KillerStyle:
+    """A huge-cage killer's look as some apps draw it in 912-px screenshots (cells of
+    about 100 px): dots one pixel wide, 2-5 px apart, 1.5-6 px inside the grid lines,
+    thick box lines too, in a grey from dark to light; sums in any face (serif or not,
+    bold or not), on a ground patch or not. Widths are in pixels, so `cell_px` is the
+    cell the picture is drawn at."""
+    base = UNSEEN_STYLES["huge_dotted"]
+    thick = rng.uniform(0.03, 0.06)
+    dot = rng.randint(60, 170)
+    grid = replace(base.grid, thick=thick, outer=thick + rng.uniform(0.0, 0.02),
+                   thin=rng.uniform(0.008, 0.015), line=(rng.randint(150, 215),) * 3)
+    return replace(base, grid=grid, cage=(dot, dot, dot), cage_width=1.0 / cell_px,
+                   dash=1.0 / cell_px, gap=rng.uniform(2.0, 5.0) / cell_px,
+                   inset=thick / 2 + rng.uniform(1.5, 6.0) / cell_px,
+                   sum_height=rng.uniform(0.15, 0.25), sum_box=rng.random() < 0.5,
+                   sum_serif=rng.choice((None, True, False)),
+                   sum_bold=rng.choice((None, True, False)))

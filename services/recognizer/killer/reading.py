@@ -32,6 +32,7 @@ from services.recognizer.killer.fills import (
     fill_walls,
     sum_consistency,
 )
+from services.recognizer.killer.hairlines import with_dotted_walls
 from services.recognizer.killer.sum_finding import flagged_one
 from services.recognizer.killer.sum_glyphs import along_top_left, cell_ink, corner_glyphs
 from services.recognizer.killer.sum_tuning import MAX_SUM, NARROW, SUM_CELL
@@ -129,7 +130,8 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
         return walls is not None and bool(min(np.mean(walls[0]), np.mean(walls[1])) >= CAGES_SEEN)
 
     # Each kind of wall looked for only while none seen so far shows the cages.
-    if seen(wall_probabilities(wall_ink(gray, lattice), load_killer_model().walls, n)):
+    if seen(with_dotted_walls(wall_probabilities(wall_ink(gray, lattice),
+                                                 load_killer_model().walls, n), gray, lattice)):
         return True
     if seen(coloured_line_walls(colour, lattice)):
         return True
@@ -160,7 +162,8 @@ def read_killer(gray: np.ndarray, corners: np.ndarray,
     enter("cages")
     model = load_killer_model()
     lattice = killer_lattice(gray, grid_corners(gray, corners, n), n, box)
-    right, down = phase_steady_walls(gray, lattice, model.walls, n)
+    right, down = with_dotted_walls(phase_steady_walls(gray, lattice, model.walls, n), gray,
+                                    lattice)
     ink_sums = thin_ink(straighten_at(gray, lattice, SUM_CELL), SUM_CELL)
     if colour is not None:
         right, down = outline_or_fill_walls(right, down, cell_fills(colour, lattice), ink_sums,

@@ -60,6 +60,19 @@ NOTE_ROW_ALIKE = 0.2  # notes of a row: heights this close (a share of the talle
 # phases only found false walls in grain (held-out textured at 38-px cells).
 PHASES = (0.0, 0.5, -0.5)
 
+# hairlines.py: set by hand; measured by bench/recognition_killer.py --only huge_hairline
+# (walls right, kind right) and bench/recognition.py (classic photos stay classic)
+HAIRLINE_FROM = 1.5  # cells shrunk at least this many times for the wall model are looked at
+HAIRLINE_BAND = 0.2  # a cage line lies within this share of a cell of its grid line
+FAINTEST = 0.06  # its mean ink along the edge at least (1-px dots 4 px apart: about 0.1)
+VALLEY = 0.5  # the paper each side of it at most this share of its ink
+PARTS, EVEN = 4, 0.4  # ... and all of PARTS stretches of the edge but one this share of it
+# Grid lines whose profiles agree within ALIKE at every distance are drawn alike; the grid's
+# lines are when ALIKE_SHARE of the edges of each such group do (own_profiles).
+ALIKE, ALIKE_SHARE = 0.05, 0.2
+STRAIGHT = 0.9  # a straight line's column: this share of either neighbour's ink on every edge
+HAIRLINE_SURE = 0.95  # an edge with such a line on both sides is a wall this likely at least
+
 # fills.py: set by hand unless the note says how it was fitted; measured by
 # bench/recognition_killer.py (its styles with cages as fills)
 FILL_CELL = 24  # pixels per cell when sampling fills
