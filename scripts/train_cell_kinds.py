@@ -44,6 +44,13 @@ def main() -> None:
     parser.add_argument("--jitters", type=int, default=3, help="jittered lattices per photo")
     parser.add_argument("--rare-jitters", type=int, default=4,
                         help="more jittered lattices for the rarer entry and notes cells")
+    parser.add_argument("--hand-jitters", type=int, default=3,
+                        help="jittered lattices per photo for the handwriting reader, apart "
+                        "from --jitters: with --jitters 4 --rare-jitters 10 for both, its "
+                        "temperature fell to the 0.3 bound and val/ lost 3 more cells")
+    parser.add_argument("--hand-rare-jitters", type=int, default=4,
+                        help="more jittered lattices of the entry and notes cells for the "
+                        "handwriting reader, apart from --rare-jitters")
     parser.add_argument("--synthetic", type=int, default=400,
                         help="synthetic half-solved pages (a third of them app screenshots)")
     parser.add_argument("--app-screens", type=int, default=0,
@@ -97,8 +104,8 @@ def main() -> None:
     # stroke-drawn synthetic digits: it read worse on val/ with them), the photos' cells
     # cut once more with their handwriting every other time faded to a light pencil (the
     # cell model read no better on val/ with those, so it has the photos as they are).
-    x_fade, y_fade = real_cells(fit, args.jitters, args.seed, locate,
-                                rare_jitters=args.rare_jitters, fade=True)
+    x_fade, y_fade = real_cells(fit, args.hand_jitters, args.seed, locate,
+                                rare_jitters=args.hand_rare_jitters, fade=True)
     xh, yh = hand_cells(x_fade, y_fade, mnist, args.mnist_per_digit, args.seed + 5)
     xh_cal, yh_cal = hand_cells(x_cal, y_cal, None, 0, 0, real_copies=1)
     model.hand = train_hand(xh, yh, xh_cal, yh_cal, args.seed)
