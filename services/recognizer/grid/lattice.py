@@ -337,6 +337,11 @@ def _crossing(across_line: tuple[float, float], down_line: tuple[float, float],
 SIZE = 9  # the classic grid's side
 
 
+def cell_side(lattice: np.ndarray) -> float:
+    """A lattice's cell side in pixels, along its top line."""
+    return float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / (lattice.shape[0] - 1)
+
+
 def corners_of(lattice: np.ndarray) -> np.ndarray:
     """Grid corners TL, TR, BR, BL of a lattice."""
     return np.array([lattice[0, 0], lattice[0, -1], lattice[-1, -1], lattice[-1, 0]])

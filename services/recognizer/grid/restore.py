@@ -23,6 +23,7 @@ import numpy as np
 
 from services.recognizer.errors import RecognitionError
 from services.recognizer.grid.exposure import locate_through_blur
+from services.recognizer.grid.lattice import cell_side
 from services.recognizer.grid.tuning import (
     GUESSED_CELL,
     IMPULSE_SHARE,
@@ -86,10 +87,6 @@ def _closed_paper(gray: np.ndarray, cell: float, shrink: int = SHRINK) -> np.nda
                             cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
 
 
-def _cell_side(lattice: np.ndarray) -> float:
-    return float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / (lattice.shape[0] - 1)
-
-
 def shade_ratio(gray: np.ndarray, lattice: np.ndarray) -> float:
     """The grid's paper at its cell centres, 5th over 95th percentile (1: evenly lit), on
     the grid's bounding box only."""
@@ -98,7 +95,7 @@ def shade_ratio(gray: np.ndarray, lattice: np.ndarray) -> float:
     box = gray[y0:y1, x0:x1]
     if box.shape[0] < 2 * SHRINK or box.shape[1] < 2 * SHRINK:
         return 1.0
-    paper = _closed_paper(box, _cell_side(lattice))
+    paper = _closed_paper(box, cell_side(lattice))
     centres = ((lattice[:-1, :-1] + lattice[1:, 1:]) / 2 - [x0, y0]).reshape(-1, 2) / SHRINK
     cols = np.clip(centres[:, 0].astype(int), 0, paper.shape[1] - 1)
     rows = np.clip(centres[:, 1].astype(int), 0, paper.shape[0] - 1)
@@ -140,7 +137,7 @@ def locate_in_shade(gray: np.ndarray, mends: list
         return picture, corners, lattice, gray
     enter("restore: shadow")
     inverted = picture is not gray
-    cell = _cell_side(lattice)
+    cell = cell_side(lattice)
     try:
         again = locate_through_blur(flattened(picture, cell))
     except RecognitionError:

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from services.recognizer.grid.lattice import cell_side
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.cage_lattice import thin_ink
 from services.recognizer.killer.tuning import (
@@ -74,7 +75,7 @@ def wall_ink(gray: np.ndarray, lattice: np.ndarray) -> np.ndarray:
     each stroke's darkness over the pixels that become one, so a thin dash stays a dark
     1-px dash, as it is drawn at CELL-sized cells.
     """
-    cell_px = float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / (lattice.shape[0] - 1)
+    cell_px = cell_side(lattice)
     shrink = int(round(cell_px / CELL))
     if shrink >= 2:
         gray = cv2.erode(gray, np.ones((shrink, shrink), np.uint8))

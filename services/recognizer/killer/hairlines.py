@@ -24,6 +24,7 @@ import hashlib
 
 import numpy as np
 
+from services.recognizer.grid.lattice import cell_side
 from services.recognizer.grid.straighten import straighten
 from services.recognizer.killer.cage_lattice import thin_ink
 from services.recognizer.killer.tuning import (
@@ -43,10 +44,6 @@ from services.recognizer.killer.tuning import WALL_CELL as CELL
 
 SEEK = 2  # pixels either side of the lattice's line where the line's own column is looked for
 LARGEST_CELL = 128  # larger cells are straightened at this size: a hairline stays a pixel
-
-
-def cell_side(lattice: np.ndarray) -> float:
-    return float(np.linalg.norm(lattice[0, -1] - lattice[0, 0])) / (lattice.shape[0] - 1)
 
 
 def line_apart(profiles: np.ndarray, along: np.ndarray) -> np.ndarray:
