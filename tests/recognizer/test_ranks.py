@@ -1,8 +1,8 @@
-"""cells/ranks.py gives numpy's median and percentiles to the bit."""
+"""ranks.py gives numpy's median and percentiles to the bit."""
 
 import numpy as np
 
-from services.recognizer.cells.ranks import column_medians, ranked
+from services.recognizer.ranks import column_medians, grey_ranked, ranked
 
 
 def test_ranked_is_numpys_median_and_percentiles_to_the_bit():
@@ -23,3 +23,18 @@ def test_column_medians_are_numpys_to_the_bit():
     for _ in range(500):
         values = rng.random((int(rng.integers(1, 400)), 3)).astype(np.float32)
         assert np.array_equal(column_medians(values), np.median(values, axis=0))
+
+
+def test_grey_ranked_is_numpys_on_whole_pictures_to_the_bit():
+    rng = np.random.default_rng(9)
+    for trial in range(300):
+        shape = (int(rng.integers(1, 60)), int(rng.integers(1, 60)))
+        gray = rng.integers(0, 256, shape).astype(np.uint8)
+        if trial % 2:  # few levels, as a screenshot's flat paper and one ink
+            gray = np.where(rng.random(shape) < 0.9, 240, rng.integers(0, 256, shape)
+                            ).astype(np.uint8)
+        percents = (0.5, 1, 50, 90, 99, float(rng.random() * 100))
+        found = grey_ranked(gray, percents, median=True)
+        assert found[:-1] == [np.percentile(gray, q) for q in percents]
+        assert found[-1] == np.median(gray)
+        assert all(type(v) is np.float64 for v in found)

@@ -227,13 +227,14 @@ def test_two_touching_digits_of_a_broad_face_are_one_number_not_a_line():
     broad = cv2.resize(np.asarray(image), (150, 60), interpolation=cv2.INTER_AREA)
     gray = cv2.GaussianBlur(broad, (0, 0), 1.2)
     ink = (gray < 128).astype(np.uint8)
-    blobs = _blobs(ink, (255 - gray).astype(np.float32) / 255)
+    darkness = (255 - gray).astype(np.float32) / 255
+    blobs = _blobs(ink, lambda y0, y1, x0, x1: darkness[y0:y1, x0:x1])
     assert len(blobs) == 1 and 1.7 < blobs[0].w / blobs[0].h < 2.0
     assert len(digits_of(blobs)) == 2
     # A bar as long, as thin as a grid line, is still no number.
     bar = np.zeros((60, 150), np.uint8)
     bar[30:33, 20:60] = 1
-    assert _blobs(bar, bar.astype(np.float32)) == []
+    assert _blobs(bar, lambda y0, y1, x0, x1: bar[y0:y1, x0:x1].astype(np.float32)) == []
 
 
 def test_the_classifiers_word_that_a_glyph_is_two_digits_raises_the_split_reading():

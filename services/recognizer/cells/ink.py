@@ -7,8 +7,8 @@ import numpy as np
 
 from services.recognizer.cells.kinds import CELL, SIZE
 from services.recognizer.cells.marks import MARK_MARGIN
-from services.recognizer.cells.ranks import ranked
 from services.recognizer.cells.tuning import INK_APART, INK_CORE, INK_SPREAD
+from services.recognizer.ranks import ranked
 
 
 def ink_tones(straight: np.ndarray, wanted: np.ndarray | None = None) -> np.ndarray:

@@ -31,7 +31,6 @@ from services.recognizer.cells.features import (
     features,
     normalise_cell,
 )
-from services.recognizer.cells.ranks import column_medians, ranked
 from services.recognizer.cells.tuning import (
     ALL_DIFFERENT,
     CLASSIC_IN_ENTRIES,
@@ -40,6 +39,7 @@ from services.recognizer.cells.tuning import (
     SWEEPS,
 )
 from services.recognizer.grid.straighten import ink_map, straighten
+from services.recognizer.ranks import column_medians, ranked
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "cell_kinds.joblib"
 SIZE = 9

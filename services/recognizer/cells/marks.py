@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from services.recognizer.cells.kinds import CELL, SIZE
+from services.recognizer.cells.kinds import CELL, SIZE, tallest_strokes
 from services.recognizer.cells.tuning import (
     AXIS_LINE_CELLS,
     AXIS_TILT,
@@ -45,7 +45,8 @@ def marks(straight: np.ndarray) -> Marks:
     cell, once the page's own lines are taken out (page_lines). contrast: the inset's 99th
     percentile of darkness against the paper around it, as a share of the page's darkest
     ink (the 99.5th percentile over the grid: lines and print). span: the height of the
-    tallest blob of the mark's pixels (SPAN_LEVEL), as a share of the inset."""
+    tallest blob (6 pixels or more) of the mark's pixels (SPAN_LEVEL), as a share of the
+    inset."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PAPER_KERNEL, PAPER_KERNEL))
     paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
@@ -60,7 +61,7 @@ def marks(straight: np.ndarray) -> Marks:
     flat = insets.reshape(SIZE * SIZE, -1)
     peak, ground = np.percentile(flat, 99, axis=1), np.median(flat, axis=1)
     level = ground + SPAN_LEVEL * (peak - ground)
-    span = np.array([_tallest_blob(inset >= t) for inset, t in zip(insets, level, strict=True)])
+    span = tallest_strokes(insets >= level[:, None, None], 6) / insets.shape[1]
     return Marks(peak, span, noise, with_lines, grain)
 
 
@@ -84,45 +85,63 @@ def page_lines(grid: np.ndarray, noise: float = 0.0) -> np.ndarray:
     near = cv2.dilate((grid >= level).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     dark = (grid >= level) & in_inset
     # Gaps up to 5 margins: a line at 30 degrees crosses 2m / sin 30 = 24 px of paper
-    # between two insets; _crosses_cells then asks that paper to be dark too.
+    # between two insets; crossing_cells then asks that paper to be dark too.
     found = cv2.HoughLinesP(dark.astype(np.uint8) * 255, 1, np.pi / 180, threshold=CELL,
                             minLineLength=int(1.4 * CELL), maxLineGap=5 * m)
     lines = np.zeros(grid.shape, np.uint8)
-    for x0, y0, x1, y1 in ([] if found is None else found[:, 0]):
-        tilt = np.degrees(np.arctan2(abs(int(y1) - int(y0)), abs(int(x1) - int(x0))))
-        along_axis = min(tilt, 90.0 - tilt) <= AXIS_TILT
-        cells = AXIS_LINE_CELLS if along_axis else LINE_CELLS
-        if _crosses_cells(near, in_inset, (x0, y0), (x1, y1), cells):
-            cv2.line(lines, (int(x0), int(y0)), (int(x1), int(y1)), 1, 2 * LINE_WIDTH + 1)
+    if found is None:
+        return lines > 0
+    segments = found[:, 0]
+    tilt = np.degrees(np.arctan2(np.abs(segments[:, 3] - segments[:, 1]),
+                                 np.abs(segments[:, 2] - segments[:, 0])))
+    cells = np.where(np.minimum(tilt, 90.0 - tilt) <= AXIS_TILT, AXIS_LINE_CELLS, LINE_CELLS)
+    for x0, y0, x1, y1 in segments[crossing_cells(near, in_inset, segments, cells)]:
+        cv2.line(lines, (int(x0), int(y0)), (int(x1), int(y1)), 1, 2 * LINE_WIDTH + 1)
     return (lines > 0) & (grid >= 0.5 * level)
 
 
-def _crosses_cells(near: np.ndarray, in_inset: np.ndarray, start, end,
-                   cells: int = LINE_CELLS) -> bool:
-    """Whether the segment from `start` to `end` (x, y) crosses `cells` insets from
-    side to side, dark (`near`) along LINE_COVER of its course in each and of each stretch
-    between two of them (across a grid line), and at both ends of each inset's course (a
-    stroke inside a cell stops short of the inset's edge)."""
-    length = int(np.hypot(end[0] - start[0], end[1] - start[1])) + 1
-    t = np.linspace(0.0, 1.0, length)
-    xs = np.clip(np.round(start[0] + t * (end[0] - start[0])).astype(int), 0, near.shape[1] - 1)
-    ys = np.clip(np.round(start[1] + t * (end[1] - start[1])).astype(int), 0, near.shape[0] - 1)
+def crossing_cells(near: np.ndarray, in_inset: np.ndarray, segments: np.ndarray,
+                   cells: np.ndarray) -> np.ndarray:
+    """(S,) bool: whether each of the (S, 4) segments (x0, y0, x1, y1) crosses its `cells`
+    insets from side to side, dark (`near`) along LINE_COVER of its course in each and of
+    each stretch between two of them (across a grid line), and at both ends of each
+    inset's course (a stroke inside a cell stops short of the inset's edge). Every
+    segment's course is sampled end to end (as np.linspace steps it) in one array, and
+    its runs and the stretches between them are summed from one cumulative count."""
+    x0, y0, x1, y1 = (segments[:, k].astype(np.int64) for k in range(4))
+    dx, dy = x1 - x0, y1 - y0
+    lengths = np.hypot(dx, dy).astype(np.int64) + 1
+    seg = np.repeat(np.arange(len(segments)), lengths)
+    starts = np.cumsum(lengths) - lengths
+    pos = np.arange(seg.size) - starts[seg]
+    t = pos * (1.0 / np.maximum(lengths - 1, 1))[seg]
+    t[(starts + lengths - 1)[lengths > 1]] = 1.0  # linspace ends exactly on 1
+    xs = np.clip(np.round(x0[seg] + t * dx[seg]).astype(int), 0, near.shape[1] - 1)
+    ys = np.clip(np.round(y0[seg] + t * dy[seg]).astype(int), 0, near.shape[0] - 1)
     inside, on = in_inset[ys, xs], near[ys, xs]
-    # Runs of the course inside one inset; the segment's own two ends may stop anywhere.
-    edges = np.flatnonzero(np.diff(np.r_[0, inside.astype(np.int8), 0]))
-    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a >= 4]
+    dark = np.r_[0, np.cumsum(on)]  # dark[b] - dark[a]: dark samples in [a, b)
+    # Runs of a course inside one inset (never across two courses); the segment's own two
+    # ends may stop anywhere.
+    first = pos == 0
+    last = np.r_[first[1:], True]
+    a = np.flatnonzero(inside & (first | ~np.r_[False, inside[:-1]]))
+    b = np.flatnonzero(inside & (last | ~np.r_[inside[1:], False])) + 1
+    long_enough = b - a >= 4
+    a, b = a[long_enough], b[long_enough]
+    owner = seg[a]
+    lo, hi = starts[owner], starts[owner] + lengths[owner]
+    ok = np.ones(len(segments), bool)
+    # Clear paper between two cells: strokes in each, not one line.
+    same = owner[1:] == owner[:-1]
+    gap_a, gap_b = b[:-1][same], a[1:][same]
+    ok[owner[1:][same][(dark[gap_b] - dark[gap_a]) / (gap_b - gap_a) < LINE_COVER]] = False
+    ends_ok = (((a == lo) | (dark[a + 3] - dark[a] == 3))
+               & ((b == hi) | (dark[b] - dark[b - 3] == 3)))
+    ok[owner[((dark[b] - dark[a]) / (b - a) < LINE_COVER) | ~ends_ok]] = False
     full = CELL - 2 * int(MARK_MARGIN * CELL) - 2
-    for (_, b), (a, _) in zip(runs, runs[1:]):
-        if on[b:a].mean() < LINE_COVER:
-            return False  # clear paper between two cells: strokes in each, not one line
-    crossed = 0
-    for a, b in runs:
-        run = on[a:b]
-        ends_ok = (a == 0 or run[:3].all()) and (b == length or run[-3:].all())
-        if run.mean() < LINE_COVER or not ends_ok:
-            return False
-        crossed += (a > 0 and b < length) or b - a >= full
-    return crossed >= cells
+    crossed = np.bincount(owner, weights=((a > lo) & (b < hi)) | (b - a >= full),
+                          minlength=len(segments))
+    return ok & (crossed >= cells)
 
 
 def _pixel_noise(insets: np.ndarray, step: int = 1) -> float:
@@ -131,14 +150,6 @@ def _pixel_noise(insets: np.ndarray, step: int = 1) -> float:
     steps = np.concatenate([np.abs(insets[:, step:] - insets[:, :-step]).ravel(),
                             np.abs(insets[:, :, step:] - insets[:, :, :-step]).ravel()])
     return float(np.median(steps)) / (0.6745 * np.sqrt(2.0))
-
-
-def _tallest_blob(strokes: np.ndarray) -> float:
-    """The height of the tallest blob of 6 pixels or more, as a share of the picture's."""
-    _, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
-    big = stats[1:, cv2.CC_STAT_AREA] >= 6
-    return float(stats[1:, cv2.CC_STAT_HEIGHT][big].max()) / strokes.shape[0] if big.any() \
-        else 0.0
 
 
 def _log_ramp(x: np.ndarray, low: float, high: float) -> np.ndarray:

@@ -17,6 +17,7 @@ from services.recognizer.grid.tuning import (
     SHARPENED_BETTER,
     UNDER_EXPOSED,
 )
+from services.recognizer.ranks import grey_ranked
 
 
 def dark_ground(gray: np.ndarray) -> bool:
@@ -30,7 +31,7 @@ def brightened(gray: np.ndarray) -> np.ndarray:
     """An under-exposed photo stretched to the full grey range: its faint rules then clear
     the local threshold's margin. (Stretching every low-contrast photo was tried: real
     photos of normal exposure read worse.)"""
-    low, high = np.percentile(gray, [1, 99])
+    low, high = grey_ranked(gray, (1, 99))
     if high >= UNDER_EXPOSED:
         return gray
     lut = np.clip((np.arange(256) - low) * 255.0 / max(1.0, high - low), 0, 255)

@@ -62,6 +62,7 @@ from services.recognizer.nonogram.tuning import (
     WIDE_PRIOR,
     WIDEST_NUMBER,
 )
+from services.recognizer.ranks import grey_ranked
 from services.recognizer.stages import enter
 
 CLUE_MODEL_PATH = Path(__file__).parents[1] / "models" / "clues.joblib"
@@ -215,8 +216,9 @@ def grid_size(gray: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
     return width, height
 
 
-def _blobs(ink: np.ndarray, darkness: np.ndarray) -> list[Glyph]:
-    """Digit-sized ink blobs of a straightened clue area."""
+def _blobs(ink: np.ndarray, darkness) -> list[Glyph]:
+    """Digit-sized ink blobs of a straightened clue area; `darkness(y0, y1, x0, x1)`: the
+    area's darkness in that box."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     out = []
     lo, hi = DIGIT_HEIGHT[0] * CLUE_CELL, DIGIT_HEIGHT[1] * CLUE_CELL
@@ -226,7 +228,7 @@ def _blobs(ink: np.ndarray, darkness: np.ndarray) -> list[Glyph]:
             continue  # a piece of a line, a speck, or text of another size
         mask = labels[y:y + h, x:x + w] == k
         out.append(Glyph(int(x), int(y), int(w), int(h),
-                         np.where(mask, darkness[y:y + h, x:x + w], 0).astype(np.float32)))
+                         np.where(mask, darkness(y, y + h, x, x + w), 0).astype(np.float32)))
     return out
 
 
@@ -455,20 +457,28 @@ def _clue_numbers(gray: np.ndarray, corners: np.ndarray, width: int, height: int
     margin = MAX_CLUE_CELLS * CLUE_CELL
     view_w, view_h = margin + width * CLUE_CELL + 4, margin + height * CLUE_CELL + 4
     homography = _homography(corners, width, height, CLUE_CELL, margin, margin)
-    paper = int(np.median(gray))
+    paper = int(grey_ranked(gray, (), median=True)[0])
     edge = int(GRID_EDGE * CLUE_CELL)  # the grid's own outline is no clue
     _some_clues_beside(gray, homography, (view_w, view_h), paper, margin, edge, width, height)
     enter("nonogram_clues")
     straight = cv2.warpPerspective(gray, homography, (view_w, view_h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=paper)
     ink = ink_of(straight, 15)
-    light = float(np.percentile(straight, 90))
-    darkness = np.clip((light - straight.astype(np.float32))
-                       / max(1.0, light - float(np.percentile(straight, 0.5))), 0, 1)
+    light, darkest = (float(v) for v in grey_ranked(straight, (90, 0.5)))
+    scale = max(1.0, light - darkest)
+
+    def darkness(top: int, left: int):
+        """The darkness of the view's area whose corner is (top, left), made only in the
+        boxes of the glyphs found there."""
+        def box(y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+            part = straight[top + y0:top + y1, left + x0:left + x1]
+            return np.clip((light - part.astype(np.float32)) / scale, 0, 1)
+        return box
+
     left = _blobs(np.ascontiguousarray(ink[margin:margin + height * CLUE_CELL, :margin - edge]),
-                  darkness[margin:margin + height * CLUE_CELL])
+                  darkness(margin, 0))
     above = _blobs(np.ascontiguousarray(ink[:margin - edge, margin:margin + width * CLUE_CELL]),
-                   darkness[:, margin:margin + width * CLUE_CELL])
+                   darkness(0, margin))
     heights = [g.h for g in left + above]
     if not heights:
         # The shape goes with it: a grid counted wider or taller than square is no
