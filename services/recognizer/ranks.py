@@ -58,11 +58,3 @@ def grey_ranked(gray: np.ndarray, percents: tuple[float, ...], median: bool = Fa
         middle = (order((n - 1) // 2), order(n // 2))
         out.append(np.mean(middle, dtype=np.float64) if n % 2 == 0 else np.float64(middle[1]))
     return out
-
-
-def column_medians(values: np.ndarray) -> np.ndarray:
-    """np.median(values, axis=0) of a non-empty 2-D array."""
-    n = values.shape[0]
-    middle = [(n - 1) // 2, n // 2]
-    part = np.partition(values, sorted(set(middle)), axis=0)
-    return np.mean(part[middle], axis=0) if n % 2 == 0 else part[n // 2]

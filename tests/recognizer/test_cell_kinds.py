@@ -339,11 +339,12 @@ def test_print_only_photo_in_a_handwriting_like_face_keeps_its_printed_reading()
 def test_a_cell_that_is_all_ink_gives_finite_measures():
     """A cell whose whole inset is ink (a shaded cell, a lattice off the grid) once gave an
     endless stroke thickness, and the cell-kind model refused the features (ValueError)."""
-    from services.recognizer.cells.kinds import CELL, _stroke_measures
+    from services.recognizer.cells.kinds import CELL, SIZE, STROKE_MARGIN, stroke_measures
 
-    ink = np.ones((CELL, CELL), np.float32)
-    colour = np.full((CELL, CELL, 3), 30, np.uint8)
-    assert np.isfinite(_stroke_measures(ink, colour)).all()
+    inks = np.ones((SIZE * SIZE, CELL, CELL), np.float32)
+    side = CELL - 2 * int(STROKE_MARGIN * CELL)
+    lab = np.full((SIZE, SIZE, side, side, 3), 30.0, np.float32)
+    assert np.isfinite(stroke_measures(inks, lab)).all()
 
 
 def _class_probs(*cells: tuple[int, int, str, dict[int, float]]) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from services.recognizer.ranks import column_medians, grey_ranked, ranked
+from services.recognizer.ranks import grey_ranked, ranked
 
 
 def test_ranked_is_numpys_median_and_percentiles_to_the_bit():
@@ -16,13 +16,6 @@ def test_ranked_is_numpys_median_and_percentiles_to_the_bit():
         assert p90 == np.percentile(values, 90)
         assert p30 == np.percentile(values, 30)
         assert median == np.median(values)
-
-
-def test_column_medians_are_numpys_to_the_bit():
-    rng = np.random.default_rng(8)
-    for _ in range(500):
-        values = rng.random((int(rng.integers(1, 400)), 3)).astype(np.float32)
-        assert np.array_equal(column_medians(values), np.median(values, axis=0))
 
 
 def test_grey_ranked_is_numpys_on_whole_pictures_to_the_bit():

@@ -190,8 +190,9 @@ def _together(laid_out: np.ndarray, n: int, p: int) -> np.ndarray:
 def digit_masks(cells: np.ndarray, n: int) -> np.ndarray:
     """digit_mask of each of the (n*n, p, p) cells of a grid, all at once: each step of
     digit_mask, over every cell in one array call (the cells' own loop was most of the
-    time of reading them). tests/recognizer/test_digit_masks.py checks it equals
-    digit_mask cell by cell."""
+    time of reading them), the blobs measured where they are labelled, the cells laid
+    out apart. tests/recognizer/test_digit_masks.py checks it equals digit_mask cell by
+    cell."""
     count_cells, p = cells.shape[0], cells.shape[1]
     lo, hi = BORDER * p, (1 - BORDER) * p
     i0, i1 = int(lo), int(np.ceil(hi))
@@ -203,9 +204,9 @@ def digit_masks(cells: np.ndarray, n: int) -> np.ndarray:
     count, labels = cv2.connectedComponents(apart(faint, n), connectivity=8)
     labels = _together(labels, n, p)
     touching = np.zeros(count, bool)
-    touching[np.unique(labels[stroke_pixels])] = True
+    touching[labels[stroke_pixels]] = True
     touching[0] = False
-    joined = (stroke_pixels | touching[labels]).astype(np.uint8)
+    joined = stroke_pixels | touching[labels]
     # _clear_border_lines
     band = int(0.2 * p)
     clear_rows = np.zeros((count_cells, p), bool)
@@ -213,25 +214,26 @@ def digit_masks(cells: np.ndarray, n: int) -> np.ndarray:
     for edge in (slice(0, band), slice(p - band, p)):
         clear_rows[:, edge] = joined[:, edge, :].mean(axis=2) > 0.6
         clear_cols[:, edge] = joined[:, :, edge].mean(axis=1) > 0.6
-    strokes = joined * ~clear_rows[:, :, None] * ~clear_cols[:, None, :]
+    strokes = joined & ~clear_rows[:, :, None] & ~clear_cols[:, None, :]
     # The blobs and their measures
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
         apart(strokes.astype(np.uint8), n), connectivity=8)
-    labels = _together(labels, n, p)
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-    ys, xs = np.indices((p, p))
-    # Centroids within their own cell, as OpenCV works them out: the pixels' exact sums
-    # over the blob's area.
-    flat = labels.ravel()
-    cx = np.bincount(flat, np.broadcast_to(xs, labels.shape).ravel(), count) / area
-    cy = np.bincount(flat, np.broadcast_to(ys, labels.shape).ravel(), count) / area
-    edge_band = np.ones((p, p), bool)
+    # Centroids within their own cell, as OpenCV works them out (the pixels' exact sums
+    # over the blob's area): a sum is recovered whole from the centroid in the layout,
+    # and the cell's offset taken off it.
+    offset = (stats[:, :2] // (p + 1)) * (p + 1)
+    sums = np.round(centroids * area[:, None]) - offset * area[:, None]
+    cx, cy = (sums / area[:, None]).T
+    edge_band = np.ones((p + 1, p + 1), bool)
     edge_band[i0:i1, i0:i1] = False
-    in_band = np.bincount(labels[:, edge_band].ravel(), minlength=count)
-    middle = slice(int(0.35 * p), int(np.ceil(0.65 * p)))
-    in_middle = np.bincount(labels[:, middle, middle].ravel(), minlength=count)
+    edge_band[p, :] = edge_band[:, p] = False  # the rows and columns between cells
+    in_band = np.bincount(labels[np.tile(edge_band, (n, n))], minlength=count)
+    middle = np.zeros((p + 1, p + 1), bool)
+    middle[int(0.35 * p):int(np.ceil(0.65 * p)), int(0.35 * p):int(np.ceil(0.65 * p))] = True
+    in_middle = np.bincount(labels[np.tile(middle, (n, n))], minlength=count)
     keep = _kept_blobs(stats[1:], cx[1:], cy[1:], in_band[1:], in_middle[1:], p)
-    return keep[labels] & some[:, None, None]
+    return _together(keep[labels], n, p) & some[:, None, None]
 
 
 def normalise_cell(ink: np.ndarray, centred_bars: bool = False, mask: np.ndarray | None = None

@@ -39,7 +39,6 @@ from services.recognizer.cells.tuning import (
     SWEEPS,
 )
 from services.recognizer.grid.straighten import ink_map, straighten
-from services.recognizer.ranks import column_medians, ranked
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "cell_kinds.joblib"
 SIZE = 9
@@ -63,42 +62,86 @@ def class_of(kind: str, digit: int) -> int:
 STROKE_MARGIN = 0.12  # share of the cell left out around the inset the stroke measures see
 
 
-def _stroke_measures(ink: np.ndarray, colour: np.ndarray, lab: np.ndarray | None = None
-                     ) -> np.ndarray:
-    """Darkness, thickness, colour and blob measures of the ink inside the cell's inset.
-    `lab`: the inset's colour in Lab (_inset_lab), when the caller has it."""
-    p = ink.shape[0]
+def stroke_measures(inks: np.ndarray, lab: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, 10) darkness, thickness, colour and blob measures of the ink inside each
+    of a grid's (SIZE*SIZE, p, p) cells' inset (STROKE_MARGIN clear of its edges); `lab`:
+    the insets' colour in Lab (_inset_lab). A cell of fewer than 4 stroke pixels measures
+    0. The ranks come from one sort of every cell's pixels and the blobs from one
+    labelling (features.apart); only the stroke thickness is worked out cell by cell."""
+    count, p = inks.shape[:2]
     m = int(STROKE_MARGIN * p)
-    inner = ink[m:p - m, m:p - m]
-    strokes = inner >= 0.35
-    n_ink = int(strokes.sum())
-    if n_ink < 4:
-        return np.zeros(10, np.float32)
-    dark = inner[strokes]
-    if strokes.all():
-        # No paper pixel at all (a shaded or misplaced cell): OpenCV's distance to paper
-        # is then endless; the stroke is as thick as the inset can tell.
-        thickness = inner.shape[0] / 2
-    else:
-        dist = cv2.distanceTransform(strokes.astype(np.uint8), cv2.DIST_L2, 3)
-        thickness = float(dist[strokes].mean())
-    if lab is None:
-        lab = _inset_lab(colour[m:p - m, m:p - m])
-    lab = lab.reshape(inner.shape + (3,))
-    paper = column_medians(lab[~strokes]) if (~strokes).any() else lab.reshape(-1, 3).mean(0)
-    ink_lab = lab[strokes].mean(axis=0) - paper
-    count, _, stats, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    heights = stats[1:, cv2.CC_STAT_HEIGHT]
-    big = areas >= 0.004 * inner.size
-    tallest = float(heights[big].max()) / inner.shape[0] if big.any() else 0.0
-    ys = np.nonzero(strokes.any(axis=1))[0]
-    p90, median = ranked(dark, (90,), median=True)
-    return np.array([
-        float(median), float(p90), thickness / p * 10,
-        ink_lab[0] / 50, ink_lab[1] / 20, ink_lab[2] / 20,
-        float(big.sum()) / 4, tallest, ys.min() / inner.shape[0], n_ink / inner.size * 4,
-    ], np.float32)
+    out = np.zeros((count, 10), np.float32)
+    strokes = inks[:, m:p - m, m:p - m] >= 0.35
+    inked = np.flatnonzero(strokes.sum(axis=(1, 2)) >= 4)
+    if not len(inked):
+        return out
+    inner = inks[inked, m:p - m, m:p - m]
+    strokes = strokes[inked]
+    side = inner.shape[1]
+    size = side * side
+    n_ink = strokes.sum(axis=(1, 2))
+    lab = lab.reshape(count, size, 3)[inked]
+    flat = strokes.reshape(-1, size)
+    p90, median = _masked_ranks(inner.reshape(-1, size), flat, n_ink, 90)
+    # The paper's colour: the median of each channel off the strokes (an inset all ink:
+    # its mean colour).
+    paper = np.stack([_masked_ranks(lab[:, :, k], ~flat, size - n_ink, None)[1]
+                      for k in range(3)], axis=1)
+    for i in np.flatnonzero(n_ink == size):
+        paper[i] = lab[i].mean(axis=0)
+    # The strokes' mean colour, summed pixel after pixel as numpy's mean over them does.
+    summed = np.cumsum(np.where(flat[..., None], lab, np.float32(0)), axis=1)[:, -1]
+    ink_lab = (summed / n_ink[:, None]).astype(np.float32) - paper
+    thickness = np.empty(len(inked))
+    for i, cell in enumerate(strokes):
+        if n_ink[i] == size:
+            # No paper pixel at all (a shaded or misplaced cell): OpenCV's distance to
+            # paper is then endless; the stroke is as thick as the inset can tell.
+            thickness[i] = side / 2
+        else:
+            dist = cv2.distanceTransform(cell.astype(np.uint8), cv2.DIST_L2, 3)
+            thickness[i] = float(dist[cell].mean())
+    laid_out = np.zeros((count, side, side), np.uint8)
+    laid_out[inked] = strokes
+    _, _, stats, _ = cv2.connectedComponentsWithStats(apart(laid_out, SIZE), connectivity=8)
+    stats = stats[1:]
+    position = np.zeros(count, int)
+    position[inked] = np.arange(len(inked))
+    owner = position[(stats[:, cv2.CC_STAT_TOP] // (side + 1)) * SIZE
+                     + stats[:, cv2.CC_STAT_LEFT] // (side + 1)]
+    big = stats[:, cv2.CC_STAT_AREA] >= 0.004 * size
+    blobs = np.bincount(owner[big], minlength=len(inked))
+    tallest = np.zeros(len(inked))
+    np.maximum.at(tallest, owner[big], stats[big, cv2.CC_STAT_HEIGHT])
+    first_row = strokes.any(axis=2).argmax(axis=1)
+    out[inked] = np.stack([
+        median, p90, thickness / p * 10,
+        ink_lab[:, 0] / 50, ink_lab[:, 1] / 20, ink_lab[:, 2] / 20,
+        blobs / 4, tallest / side, first_row / side, n_ink / size * 4,
+    ], axis=1)
+    return out
+
+
+def _masked_ranks(values: np.ndarray, kept: np.ndarray, counts: np.ndarray,
+                  percent: float | None) -> tuple[np.ndarray | None, np.ndarray]:
+    """(the `percent` percentile, the median) of each row's `kept` values (`counts` of
+    them, at least one), as ranked gives them: the kept values sorted first in each row."""
+    ordered = np.sort(np.where(kept, values, np.float32(np.inf)), axis=1)
+    rows = np.arange(len(values))
+    low, high = ordered[rows, (counts - 1) // 2], ordered[rows, counts // 2]
+    median = np.where(counts % 2 == 0,
+                      ((low.astype(np.float64) + high) / 2).astype(np.float32), high)
+    if percent is None:
+        return None, median
+    at = (percent / 100) * (counts - 1)
+    below = np.floor(at).astype(int)
+    a, b = ordered[rows, below], ordered[rows, np.minimum(below + 1, counts - 1)]
+    gamma = at - below
+    # As numpy's scalars compute it: the weights (Python floats) taken as float32.
+    step = b - a
+    top = b - step * (1 - gamma).astype(np.float32)
+    bottom = a + step * gamma.astype(np.float32)
+    return np.where(gamma >= 0.5, top, bottom), median
 
 
 def _inset_lab(insets: np.ndarray) -> np.ndarray:
@@ -160,10 +203,10 @@ def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None 
     # Each cell at its own contrast, as digit_features makes it (a float32 gain).
     gained = inks * cell_gains.astype(np.float32)[:, None, None]
     gained_masks = digit_masks(gained, SIZE)
+    strokes = stroke_measures(inks, lab)
     rows = []
     every = [(r, c) for r in range(SIZE) for c in range(SIZE)]
     for r, c in every if cells is None else cells:
-        sl = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
         k = r * SIZE + c
         cell_ink = inks[k]
         digit, shape, box = normalise_cell(cell_ink, mask=masks[k])
@@ -174,9 +217,8 @@ def straight_features(straight: np.ndarray, cells: list[tuple[int, int]] | None 
         # At a gain of 1 the cell's own contrast is the page's: the same features.
         own = as_read if gain == 1.0 else features(
             *normalise_cell(gained[k], mask=gained_masks[k])[:2])
-        rows.append(np.concatenate([as_read, box * 4, coarse,
-                                    _stroke_measures(cell_ink, straight[sl], lab[r, c]) * 4,
-                                    own, [1.0 / gain]]))
+        rows.append(np.concatenate([as_read, box * 4, coarse, strokes[k] * 4, own,
+                                    [1.0 / gain]]))
     return np.stack(rows).astype(np.float32)
 
 
