@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import joblib
 import numpy as np
-
-# One BLAS thread: 81 rows are too few to share, and workers share 2 cores.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "digits.joblib"
 # The same network trained with photos out of focus by the cell as well: read only on

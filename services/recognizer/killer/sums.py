@@ -52,8 +52,6 @@ from services.recognizer.killer.sum_tuning import (
     SET_APART,
 )
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
 MODEL_PATH = Path(__file__).parents[1] / "models" / "killer.joblib"
 
 
