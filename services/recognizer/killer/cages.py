@@ -250,7 +250,7 @@ def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True, notes: bool
              & (np.abs(cx - 0.5) <= DIGIT_CENTRED_ACROSS)
              & (np.abs(cy - 0.5) <= DIGIT_CENTRED_DOWN) & digits)
     if not notes:
-        return np.isin(labels, 1 + np.flatnonzero(digit))
+        return _chosen(labels, digit)
     # Pencil notes written in a row along a cell's top or bottom look like a dashed
     # line there; a note is thicker than any line both ways, and its middle lies inside
     # the band where outlines run (a blurred dotted line runs together into a bar as
@@ -290,7 +290,14 @@ def _written_blobs(strokes: np.ndarray, p: int, digits: bool = True, notes: bool
         start, end = left[row].min(), right[row].max()
         row_on[i] = end >= NOTE_ROW_END and (start + end) / 2 >= NOTE_ROW_MIDDLE
     digit |= note & (~corner | row_on)
-    return np.isin(labels, 1 + np.flatnonzero(digit))
+    return _chosen(labels, digit)
+
+
+def _chosen(labels: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """The pixels of the blobs `chosen` (one flag a label, the background's left out)."""
+    keep = np.zeros(len(chosen) + 1, bool)
+    keep[1:] = chosen
+    return keep[labels]
 
 
 # --- Walls -----------------------------------------------------------------------------
