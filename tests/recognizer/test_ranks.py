@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from services.recognizer.ranks import grey_ranked, ranked
+from services.recognizer.ranks import grey_counts, grey_ranked, ranked
 
 
 def test_ranked_is_numpys_median_and_percentiles_to_the_bit():
@@ -31,3 +31,12 @@ def test_grey_ranked_is_numpys_on_whole_pictures_to_the_bit():
         assert found[:-1] == [np.percentile(gray, q) for q in percents]
         assert found[-1] == np.median(gray)
         assert all(type(v) is np.float64 for v in found)
+
+
+def test_grey_counts_are_numpys_count():
+    rng = np.random.default_rng(10)
+    for shape in ((1, 1), (7, 300), (480, 640)):
+        gray = rng.integers(0, 256, shape).astype(np.uint8)
+        assert np.array_equal(grey_counts(gray), np.bincount(gray.ravel(), minlength=256))
+    view = rng.integers(0, 256, (50, 80)).astype(np.uint8)[::2, 3:70]  # not contiguous
+    assert np.array_equal(grey_counts(view), np.bincount(view.ravel(), minlength=256))

@@ -31,6 +31,7 @@ from services.recognizer.grid.tuning import (
     SOFT_PICTURE,
     TRAINED_SHARPNESS,
 )
+from services.recognizer.ranks import grey_counts
 
 
 def edge_sharpness(straight: np.ndarray) -> float:
@@ -50,7 +51,7 @@ def _uint8_edge_sharpness(gray: np.ndarray) -> float:
     gradients are whole numbers, so each rank is read off a cumulative count instead of
     a partition of every pixel (this runs on every picture, more than once). The root
     is rounded correctly (cv2.magnitude's last bit varies with the memory's alignment)."""
-    levels = np.cumsum(np.bincount(gray.ravel(), minlength=256))
+    levels = np.cumsum(grey_counts(gray))
     low, high = _ranked(levels, (0.01, 0.99))
     dx = cv2.Sobel(gray, cv2.CV_16S, 1, 0, ksize=1).astype(np.int32)
     dy = cv2.Sobel(gray, cv2.CV_16S, 0, 1, ksize=1).astype(np.int32)
