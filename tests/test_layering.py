@@ -40,11 +40,13 @@ def test_gateway_sends_tasks_by_name_only():
 
 RECOGNIZER = ROOT / "services/recognizer"
 # The recognizer's rooms, in the order a picture goes through them; a room imports only from
-# rooms before it (and from errors.py and stages.py). killer and nonogram are alternatives
-# at one rank and never import each other. The modules at the top (pipeline, tasks,
-# shipped_models) sequence and load the rooms and may import any of them.
+# rooms before it (and from errors.py, stages.py and ranks.py, which import no room).
+# killer and nonogram are alternatives at one rank and never import each other. The
+# modules at the top (pipeline, tasks, shipped_models) sequence and load the rooms and may
+# import any of them.
 ROOM_RANKS = {"grid": 0, "cells": 1, "killer": 2, "nonogram": 2}
-BASE_MODULES = {"services.recognizer.errors", "services.recognizer.stages"}
+BASE_MODULES = {"services.recognizer.errors", "services.recognizer.stages",
+                "services.recognizer.ranks"}
 
 
 def room_of(module: str) -> str | None:
@@ -131,3 +133,10 @@ def test_no_module_is_longer_than_600_lines_without_a_reason():
 def test_the_line_count_looks_at_every_part_of_the_project():
     folders = {path.relative_to(ROOT).parts[0] for path in project_modules()}
     assert {"services", "gridsight", "tests", "bench", "scripts"} <= folders
+
+
+def test_the_base_modules_import_no_room():
+    found = imported_modules(RECOGNIZER)
+    for module in BASE_MODULES:
+        path = str((RECOGNIZER / (module.rsplit(".", 1)[1] + ".py")).relative_to(ROOT))
+        assert not {name for name in found[path] if name.startswith("services.recognizer")}
