@@ -33,7 +33,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# One BLAS and one OpenCV thread, as the service's workers run (gridsight/stack.py).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "OPENCV_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 ROOT = Path(__file__).resolve().parents[1]
 
 
