@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from services.solver.grid import Geometry, geometry
 from services.solver.propagate import digits
@@ -42,6 +43,11 @@ class Layout:
     # where a box meets a row or column: (the shared cells, the rest of the line, the
     # rest of the box), for locked candidates
     segments: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    # per segment: (the other segments of its line, the other segments of its box that
+    # lie along lines of the same kind), which make up the rest of the line and the box
+    segment_parts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    # per unit (numbered as in the geometry): candidates -> the tuple of its cells' masks
+    unit_masks: tuple[itemgetter, ...]
 
 
 @lru_cache(maxsize=32)
@@ -52,16 +58,24 @@ def layout(size: int, box: tuple[int, int]) -> Layout:
     for b, unit in enumerate(boxes):
         for i in unit:
             box_of[i] = b
-    segments = []
-    for box_cells in boxes:
-        for line in (*rows, *cols):
-            shared = [i for i in line if i in box_cells]
+    segments, where = [], []
+    for b, box_cells in enumerate(boxes):
+        for line, cells in enumerate((*rows, *cols)):
+            shared = [i for i in cells if i in box_cells]
             if shared:
-                segments.append((tuple(shared), tuple(i for i in line if i not in shared),
+                segments.append((tuple(shared), tuple(i for i in cells if i not in shared),
                                  tuple(i for i in box_cells if i not in shared)))
+                where.append((b, line))
+    # the rest of a segment's line (box) is the other segments of that line (of that
+    # box, across lines of the same kind)
+    parts = [(tuple(k for k, (b2, l2) in enumerate(where) if l2 == line and b2 != b),
+              tuple(k for k, (b2, l2) in enumerate(where)
+                    if b2 == b and l2 != line and (l2 < size) == (line < size)))
+             for b, line in where]
     return Layout(geo, rows, cols, boxes, tuple(box_of),
                   tuple(frozenset(p) for p in geo.peers),
-                  tuple(frozenset(u) for u in geo.units), tuple(segments))
+                  tuple(frozenset(u) for u in geo.units), tuple(segments), tuple(parts),
+                  geo.unit_masks)
 
 
 @dataclass
