@@ -97,6 +97,8 @@ class Board:
     cage_mates: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # answers of cage searches by their cells, sum and candidates (shared by copies)
     memo: dict = field(default_factory=dict)
+    # the places of every digit in every unit, and the state of the board they are for
+    _places: tuple = field(default=((), None), repr=False, compare=False)
 
     @classmethod
     def start(cls, givens: list[list[int]] | None, size: int, box: tuple[int, int],
@@ -158,6 +160,26 @@ class Board:
     def cells_with(self, unit, d: int) -> list[int]:
         b = bit(d)
         return [i for i in unit if not self.values[i] and self.cands[i] & b]
+
+    def places(self) -> list[list[list[int]]]:
+        """places()[u][d]: the open cells of unit u where d can go, as cells_with gives
+        them; worked out once for each state of the board, as techniques all ask."""
+        state = (*self.cands, *self.values)
+        if self._places[0] != state:
+            values, cands = self.values, self.cands
+            found = []
+            for unit in self.lay.geo.units:
+                by_digit: list[list[int]] = [[] for _ in range(self.size + 1)]
+                for i in unit:
+                    if not values[i]:
+                        m = cands[i]
+                        while m:
+                            low = m & -m
+                            by_digit[low.bit_length()].append(i)
+                            m ^= low
+                found.append(by_digit)
+            self._places = (state, found)
+        return self._places[1]
 
     def name(self, cell: int) -> str:
         r, c = divmod(cell, self.size)

@@ -48,10 +48,10 @@ class Links:
                 a, b = (self.node(d, frozenset((cell,))) for d in ds)
                 self._link(a, b)
         lay = board.lay
-        for u, unit in enumerate(lay.geo.units):
+        for u, by_digit in enumerate(board.places()):
             is_box = u >= 2 * size
             for d in wanted:
-                where = board.cells_with(unit, d)
+                where = by_digit[d]
                 if len(where) == 2:
                     self._link(*(self.node(d, frozenset((i,))) for i in where))
                     continue
@@ -67,6 +67,7 @@ class Links:
                         a, b = (self.node(d, frozenset(p)) for p in parts.values())
                         self._link(a, b)
         self._weak: dict[int, list[int]] = {}
+        self._weak_cells: dict[int, frozenset[int]] = {}
 
     def node(self, d: int, cells: frozenset[int]) -> int:
         key = (d, cells)
@@ -102,6 +103,14 @@ class Links:
         self._weak[k] = out
         return out
 
+    def weak_cells(self, k: int) -> frozenset[int]:
+        """The one-cell nodes that cannot be true with node k."""
+        found = self._weak_cells.get(k)
+        if found is None:
+            found = self._weak_cells[k] = frozenset(
+                m for m in self.weak(k) if len(self.nodes[m][1]) == 1)
+        return found
+
     def where(self, k: int) -> str:
         d, cells = self.nodes[k]
         if len(cells) == 1:
@@ -134,37 +143,34 @@ def find_chain(links: Links, max_nodes: int = MAX_NODES
 
 def _chain_from(links: Links, start: int, max_nodes: int):
     """Breadth first from 'start is false': the first true node that forces a removal."""
-    around_start = set(links.weak(start))
+    around_start = links.weak_cells(start)
+    weak, strong = links.weak, links.strong
     # state: (node, is_true); parent pointers rebuild the chain
     parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-    depth = {(start, False): 1}
-    queue = deque([(start, False)])
+    queue = deque([(start, False, 1)])
     while queue:
-        state = queue.popleft()
-        node, on = state
-        if depth[state] >= max_nodes:
+        node, on, depth = queue.popleft()
+        if depth >= max_nodes:
             continue
-        nexts = links.weak(node) if on else links.strong.get(node, ())
-        for nxt in nexts:
+        state = (node, on)
+        for nxt in weak(node) if on else strong.get(node, ()):
             nstate = (nxt, not on)
             if nstate in parent:
                 continue
-            if on and nxt not in links.strong:
+            if on and nxt not in strong:
                 continue  # a false node leads on only through a strong link
             parent[nstate] = state
-            depth[nstate] = depth[state] + 1
             if not on and nxt != start:
-                elims = [links.single(x) for x in links.weak(nxt)
-                         if x in around_start and links.single(x)]
-                if elims:
+                seen_both = links.weak_cells(nxt) & around_start
+                if seen_both:
                     chain = [nxt]
                     back = state
                     while back is not None:
                         chain.append(back[0])
                         back = parent[back]
                     chain.reverse()
-                    return chain, elims
-            queue.append(nstate)
+                    return chain, [links.single(x) for x in sorted(seen_both)]
+            queue.append((nxt, not on, depth + 1))
     return None
 
 

@@ -33,9 +33,9 @@ def _choices(board: Board):
             if not board.values[cell] and popcount(mask) == width:
                 yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
                                          if mask & bit(d)]
-        for u, unit in enumerate(board.lay.geo.units):
+        for u, by_digit in enumerate(board.places()):
             for d in range(1, board.size + 1):
-                where = board.cells_with(unit, d)
+                where = by_digit[d]
                 if len(where) == width:
                     yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
 
