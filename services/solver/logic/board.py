@@ -39,6 +39,7 @@ class Layout:
     boxes: tuple[tuple[int, ...], ...]
     box_of: tuple[int, ...]
     peer_sets: tuple[frozenset[int], ...]
+    peer_bits: tuple[int, ...]  # the same as bit sets (bit i for cell i)
     unit_sets: tuple[frozenset[int], ...]
     # where a box meets a row or column: (the shared cells, the rest of the line, the
     # rest of the box), for locked candidates
@@ -74,6 +75,7 @@ def layout(size: int, box: tuple[int, int]) -> Layout:
              for b, line in where]
     return Layout(geo, rows, cols, boxes, tuple(box_of),
                   tuple(frozenset(p) for p in geo.peers),
+                  tuple(sum(1 << i for i in p) for p in geo.peers),
                   tuple(frozenset(u) for u in geo.units), tuple(segments), tuple(parts),
                   geo.unit_masks)
 
