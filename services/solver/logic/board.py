@@ -44,9 +44,12 @@ class Layout:
     # where a box meets a row or column: (the shared cells, the rest of the line, the
     # rest of the box), for locked candidates
     segments: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
-    # per segment: (the other segments of its line, the other segments of its box that
-    # lie along lines of the same kind), which make up the rest of the line and the box
-    segment_parts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    # per segment: the other segments of its line, then the other segments of its box
+    # that lie along lines of the same kind (which make up the rest of the line and of the
+    # box), as many of each for every segment: index len(segments) stands for none
+    segment_parts: tuple[tuple[int, ...], ...]
+    segment_cells: tuple[tuple[int, ...], ...]  # the shared cells of each segment
+    box: tuple[int, int]
     # per unit (numbered as in the geometry): candidates -> the tuple of its cells' masks
     unit_masks: tuple[itemgetter, ...]
 
@@ -69,15 +72,19 @@ def layout(size: int, box: tuple[int, int]) -> Layout:
                 where.append((b, line))
     # the rest of a segment's line (box) is the other segments of that line (of that
     # box, across lines of the same kind)
-    parts = [(tuple(k for k, (b2, l2) in enumerate(where) if l2 == line and b2 != b),
-              tuple(k for k, (b2, l2) in enumerate(where)
-                    if b2 == b and l2 != line and (l2 < size) == (line < size)))
+    parts = [([k for k, (b2, l2) in enumerate(where) if l2 == line and b2 != b],
+              [k for k, (b2, l2) in enumerate(where)
+               if b2 == b and l2 != line and (l2 < size) == (line < size)])
              for b, line in where]
+    width = max(1, *(len(p) for pair in parts for p in pair))
+    none = [len(segments)] * width
+    parts = [tuple((line_parts + none)[:width] + (box_parts + none)[:width])
+             for line_parts, box_parts in parts]
     return Layout(geo, rows, cols, boxes, tuple(box_of),
                   tuple(frozenset(p) for p in geo.peers),
                   tuple(sum(1 << i for i in p) for p in geo.peers),
                   tuple(frozenset(u) for u in geo.units), tuple(segments), tuple(parts),
-                  geo.unit_masks)
+                  tuple(shared for shared, _, _ in segments), box, geo.unit_masks)
 
 
 @dataclass

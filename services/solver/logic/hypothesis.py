@@ -10,8 +10,9 @@ several hypotheses, one of which holds, all lead to is true.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations
+from operator import or_
 
 from services.solver.logic.board import Board
 from services.solver.propagate import propagate
@@ -58,19 +59,20 @@ def locked(cands: list[int], board: Board) -> list[int]:
     lay = board.lay
     changed = []
     here = _segment_unions(cands, lay)  # cells already down to one digit count as its place
-    for k, ((_, line_rest, box_rest), (line_parts, box_parts)) in enumerate(
-            zip(lay.segments, lay.segment_parts)):
+    for k, parts in enumerate(lay.segment_parts):
         mine = here[k]
-        line_out = box_out = 0
-        for j in line_parts:
-            line_out |= here[j]
-        for j in box_parts:
-            box_out |= here[j]
-        pointing, claiming = mine & ~box_out & line_out, mine & ~line_out & box_out
-        if not pointing and not claiming:
-            continue
+        if len(parts) == 4:  # the rest of the line, of the box: two segments each
+            line_out, box_out = here[parts[0]] | here[parts[1]], here[parts[2]] | here[parts[3]]
+        else:
+            half = len(parts) // 2
+            line_out = reduce(or_, (here[j] for j in parts[:half]))
+            box_out = reduce(or_, (here[j] for j in parts[half:]))
+        if not mine & (line_out ^ box_out):
+            continue  # neither pointing nor claiming
+        _, line_rest, box_rest = lay.segments[k]
         before = len(changed)
-        for mask, rest in ((pointing, line_rest), (claiming, box_rest)):
+        for mask, rest in ((mine & ~box_out & line_out, line_rest),  # pointing
+                           (mine & ~line_out & box_out, box_rest)):  # claiming
             if not mask:
                 continue
             for i in rest:
@@ -84,14 +86,10 @@ def locked(cands: list[int], board: Board) -> list[int]:
 
 
 def _segment_unions(cands: list[int], lay) -> list[int]:
-    """The digits of each segment (where a box meets a line)."""
-    out = []
-    for segment, _, _ in lay.segments:
-        union = 0
-        for i in segment:
-            union |= cands[i]
-        out.append(union)
-    return out
+    """The digits of each segment (where a box meets a line), then 0 for 'no segment'."""
+    if lay.box == (3, 3):
+        return [cands[a] | cands[b] | cands[c] for a, b, c in lay.segment_cells] + [0]
+    return [reduce(or_, (cands[i] for i in cells)) for cells in lay.segment_cells] + [0]
 
 
 def pairs(cands: list[int], board: Board) -> list[int]:
