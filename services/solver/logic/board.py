@@ -11,7 +11,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from services.solver.grid import Geometry, geometry
-from services.solver.propagate import digits
+from services.solver.propagate import digits, propagate
 
 
 def bit(d: int) -> int:
@@ -106,8 +106,8 @@ class Board:
     cage_mates: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # answers of cage searches by their cells, sum and candidates (shared by copies)
     memo: dict = field(default_factory=dict)
-    # the places of every digit in every unit, and the state of the board they are for
-    _places: tuple = field(default=((), None), repr=False, compare=False)
+    # what techniques work out from the candidates, and the state of the board it is for
+    _derived: tuple = field(default=((), {}), repr=False, compare=False)
 
     @classmethod
     def start(cls, givens: list[list[int]] | None, size: int, box: tuple[int, int],
@@ -170,11 +170,19 @@ class Board:
         b = bit(d)
         return [i for i in unit if not self.values[i] and self.cands[i] & b]
 
+    def derived(self) -> dict:
+        """A store for what is worked out from this state of the board (emptied when the
+        state changes), so that techniques asking the same share one answer."""
+        state = (*self.cands, *self.values)
+        if self._derived[0] != state:
+            self._derived = (state, {})
+        return self._derived[1]
+
     def places(self) -> list[list[list[int]]]:
         """places()[u][d]: the open cells of unit u where d can go, as cells_with gives
-        them; worked out once for each state of the board, as techniques all ask."""
-        state = (*self.cands, *self.values)
-        if self._places[0] != state:
+        them."""
+        derived = self.derived()
+        if "places" not in derived:
             values, cands = self.values, self.cands
             found = []
             for unit in self.lay.geo.units:
@@ -187,8 +195,16 @@ class Board:
                             by_digit[low.bit_length()].append(i)
                             m ^= low
                 found.append(by_digit)
-            self._places = (state, found)
-        return self._places[1]
+            derived["places"] = found
+        return derived["places"]
+
+    def settled(self) -> bool:
+        """Whether singles (as propagate finds them) change nothing here."""
+        derived = self.derived()
+        if "settled" not in derived:
+            cands = self.cands.copy()
+            derived["settled"] = propagate(cands, self.lay.geo) and cands == self.cands
+        return derived["settled"]
 
     def name(self, cell: int) -> str:
         r, c = divmod(cell, self.size)

@@ -39,7 +39,9 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
     # The board's own singles are struck from their peers already (as a person's pencil
     # marks are): only the cells changed here need following.
     changed: list[int] | None = [cell]
-    fresh = None  # after the first pass, only the cells the other rules changed
+    # cells whose units may hold a hidden single: from a settled board, only this one;
+    # after the first pass, the cells the other rules changed
+    fresh = [cell] if reached is None and board.settled() else None
     while True:
         if not propagate(cands, geo, changed, fresh):
             return good, True
