@@ -48,8 +48,9 @@ class Links:
                 a, b = (self.node(d, frozenset((cell,))) for d in ds)
                 self._link(a, b)
         lay = board.lay
+        by_row, by_col, by_box = (lambda i: i // size), (lambda i: i % size), lay.box_of.__getitem__
         for u, by_digit in enumerate(board.places()):
-            is_box = u >= 2 * size
+            splits = [by_row, by_col] if u >= 2 * size else [by_box]
             for d in wanted:
                 where = by_digit[d]
                 if len(where) == 2:
@@ -57,8 +58,6 @@ class Links:
                     continue
                 if not groups or len(where) < 3:
                     continue
-                splits = ([lambda i: i // size, lambda i: i % size] if is_box
-                          else [lambda i: lay.box_of[i]])
                 for key in splits:
                     parts: dict[int, list[int]] = {}
                     for i in where:
@@ -88,8 +87,9 @@ class Links:
 
     def weak(self, k: int) -> list[int]:
         """Nodes that cannot be true with node k."""
-        if k in self._weak:
-            return self._weak[k]
+        found = self._weak.get(k)
+        if found is not None:
+            return found
         d, cells = self.nodes[k]
         peers = self.board.lay.peer_sets
         seen = None
@@ -144,7 +144,9 @@ def find_chain(links: Links, max_nodes: int = MAX_NODES
 def _chain_from(links: Links, start: int, max_nodes: int):
     """Breadth first from 'start is false': the first true node that forces a removal."""
     around_start = links.weak_cells(start)
-    weak, strong = links.weak, links.strong
+    if not around_start:
+        return None  # nothing sees the start: no chain from it removes anything
+    weak, strong, weak_cells = links.weak, links.strong, links.weak_cells
     # state: (node, is_true); parent pointers rebuild the chain
     parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
     queue = deque([(start, False, 1)])
@@ -161,7 +163,7 @@ def _chain_from(links: Links, start: int, max_nodes: int):
                 continue  # a false node leads on only through a strong link
             parent[nstate] = state
             if not on and nxt != start:
-                seen_both = links.weak_cells(nxt) & around_start
+                seen_both = weak_cells(nxt) & around_start
                 if seen_both:
                     chain = [nxt]
                     back = state
