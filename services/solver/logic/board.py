@@ -107,7 +107,7 @@ class Board:
     # answers of cage searches by their cells, sum and candidates (shared by copies)
     memo: dict = field(default_factory=dict)
     # what techniques work out from the candidates, and the state of the board it is for
-    _derived: tuple = field(default=((), {}), repr=False, compare=False)
+    _derived: tuple = field(default_factory=lambda: ((), {}), repr=False, compare=False)
 
     @classmethod
     def start(cls, givens: list[list[int]] | None, size: int, box: tuple[int, int],
