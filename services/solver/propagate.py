@@ -103,12 +103,15 @@ def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None,
 
 @lru_cache(maxsize=1 << 16)
 def lone_digits(masks: tuple[int, ...], full: int) -> int:
-    """The digits with one place among a unit's masks; -1 when a digit has none."""
-    once = twice = 0
+    """The digits with one place among a unit's masks, but for those of cells down to
+    that one digit (nothing to do there); -1 when a digit has no place."""
+    once = twice = single = 0
     for m in masks:
         twice |= once & m
         once |= m
-    return once & ~twice if once == full else -1
+        if not m & (m - 1):
+            single |= m
+    return once & ~twice & ~single if once == full else -1
 
 
 def solved(cands: list[int]) -> bool:

@@ -97,7 +97,15 @@ def _segment_unions(cands: list[int], lay) -> list[int]:
 def pairs(cands: list[int], board: Board) -> list[int]:
     """One pass of naked and hidden pairs over bit masks: the cells it changed."""
     changed = []
-    for unit, masks_of in zip(board.lay.geo.units, board.lay.unit_masks):
+    lay = board.lay
+    # Most passes change nothing: look at every unit at once, and go unit by unit (each
+    # seeing what the ones before it changed) only from the first that changes something.
+    first = next((u for u, found in enumerate([_pairs_in(masks_of(cands))
+                                                 for masks_of in lay.unit_masks]) if found),
+                 None)
+    if first is None:
+        return changed
+    for unit, masks_of in zip(lay.geo.units[first:], lay.unit_masks[first:]):
         found = _pairs_in(masks_of(cands))
         if found:
             masks, where = found
@@ -152,8 +160,9 @@ def _pairs_in(masks: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]
 def naked_triples(cands: list[int], board: Board) -> list[int] | None:
     """Naked triples in the first unit that has one: the cells changed; None when a cell
     loses its last digit."""
-    for unit, masks_of in zip(board.lay.geo.units, board.lay.unit_masks):
-        found = _naked_triples_in(masks_of(cands))
+    lay = board.lay
+    for unit, found in zip(lay.geo.units, [_naked_triples_in(masks_of(cands))
+                                           for masks_of in lay.unit_masks]):
         if found is BROKEN:
             return None
         if found:
