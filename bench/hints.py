@@ -10,7 +10,8 @@ wrong placement or the true digit removed counts as a wrong step). Reported per 
 many paths finish without trial and error (forcing chains of every kind count as logic,
 trial and the solution's digit do not), and how many without forcing chains either; path
 time (median, max); the time of a single hint (every step of the path is one next_step
-call: p50, p95); the median rating. Writes bench/out/hints.md.
+call: p50, p95); the median rating. Times are CPU (process) time, which other work on
+the machine changes less than wall time. Writes bench/out/hints.md.
 """
 
 from __future__ import annotations
@@ -58,11 +59,11 @@ def solution_of(givens) -> list[int]:
 def walk(board: Board, truth: list[int]) -> dict:
     """The whole path, step by step, each checked and timed."""
     steps, times, wrong = [], [], 0
-    started = time.perf_counter()
+    started = time.process_time()
     while len(steps) < 2000:
-        t = time.perf_counter()
+        t = time.process_time()
         step = next_step(board, truth)
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
         if step is None:
             break
         wrong += sum(truth[c] != d for c, d in step.placements)
@@ -72,7 +73,7 @@ def walk(board: Board, truth: list[int]) -> dict:
     path = LogicPath(steps, board.solved())
     rating = path.rating()
     used = {s.technique for s in steps}
-    return {"seconds": time.perf_counter() - started, "hint_times": times[:-1] or times,
+    return {"seconds": time.process_time() - started, "hint_times": times[:-1] or times,
             "wrong": wrong, "finished": path.finished, "score": rating["score"],
             "logical": path.finished and not used & {TRIAL, FROM_SOLUTION},
             "no_forcing": path.finished and not used & {

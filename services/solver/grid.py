@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from operator import itemgetter
 
 from services.solver.errors import PuzzleError
 
@@ -36,6 +37,17 @@ class Geometry:
     @property
     def full(self) -> int:
         return (1 << self.size) - 1
+
+    @cached_property
+    def units_of(self) -> tuple[tuple[int, ...], ...]:
+        """The numbers of the units each cell is in."""
+        return tuple(tuple(u for u, unit in enumerate(self.units) if i in unit)
+                     for i in range(self.cells))
+
+    @cached_property
+    def unit_masks(self) -> tuple[itemgetter, ...]:
+        """Per unit: candidates -> the tuple of its cells' masks."""
+        return tuple(itemgetter(*unit) for unit in self.units)
 
 
 @lru_cache(maxsize=32)

@@ -7,6 +7,8 @@ exactly one solution; a grid it empties has none.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from services.solver.grid import Geometry
 
 
@@ -42,15 +44,24 @@ def initial_candidates(givens: list[list[int]] | None, geo: Geometry) -> list[in
     return cands
 
 
-def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None) -> bool:
+def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None,
+              fresh: list[int] | None = None) -> bool:
     """Apply singles in place until nothing changes; False when the grid breaks.
     `changed`: the only cells whose single digit may still be in their peers (all
-    cells when None)."""
-    peers, units, full = geo.peers, geo.units, geo.full
+    cells when None). `fresh`: when the candidates were propagated before and only these
+    cells changed since, the only cells whose units may hold a hidden single."""
+    peers, units, units_of, full = geo.peers, geo.units, geo.units_of, geo.full
+    masks_of = geo.unit_masks
     stack = [i for i in (range(len(cands)) if changed is None else changed)
              if is_single(cands[i])]
-    if any(m == 0 for m in cands):
+    if 0 in cands:
         return False
+    # Units whose cells changed since they were last looked at for hidden singles: the
+    # others would show nothing new.
+    dirty = [fresh is None] * len(units)
+    for i in fresh or ():
+        for u in units_of[i]:
+            dirty[u] = True
     while True:
         while stack:
             i = stack.pop()
@@ -62,20 +73,20 @@ def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None)
                     if not pm:
                         return False
                     cands[p] = pm
+                    for u in units_of[p]:
+                        dirty[u] = True
                     if pm & (pm - 1) == 0:
                         stack.append(p)
         # Hidden singles: a digit with one possible place in a unit goes there.
-        for unit in units:
-            once = twice = 0
-            for i in unit:
-                m = cands[i]
-                twice |= once & m
-                once |= m
-            if once != full:
-                return False
-            only = once & ~twice
+        for u, unit in enumerate(units):
+            if not dirty[u]:
+                continue
+            dirty[u] = False
+            only = lone_digits(masks_of[u](cands), full)
             if not only:
                 continue
+            if only < 0:
+                return False  # a digit with no place left
             for i in unit:
                 m = cands[i]
                 hit = m & only
@@ -83,9 +94,24 @@ def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None)
                     if hit & (hit - 1):
                         return False  # two digits can only go in this one cell
                     cands[i] = hit
+                    for v in units_of[i]:
+                        dirty[v] = True
                     stack.append(i)
         if not stack:
             return True
+
+
+@lru_cache(maxsize=1 << 16)
+def lone_digits(masks: tuple[int, ...], full: int) -> int:
+    """The digits with one place among a unit's masks, but for those of cells down to
+    that one digit (nothing to do there); -1 when a digit has no place."""
+    once = twice = single = 0
+    for m in masks:
+        twice |= once & m
+        once |= m
+        if not m & (m - 1):
+            single |= m
+    return once & ~twice & ~single if once == full else -1
 
 
 def solved(cands: list[int]) -> bool:

@@ -8,6 +8,7 @@ holds z, and z goes from every cell that sees all the z places of both.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from services.solver.logic.board import (
@@ -27,35 +28,38 @@ class Als:
     cells: frozenset[int]
     mask: int
     unit: int
-    places: dict[int, frozenset[int]]  # digit -> its cells in the set
-    seen: dict[int, frozenset[int]]  # digit -> the cells that see all its places
+    places: dict[int, int]  # digit -> its cells in the set (bit i for cell i)
+    seen: dict[int, int]  # digit -> the cells that see all its places (bit i for cell i)
+    bits: int  # the cells (bit i for cell i)
 
 
 def almost_locked_sets(board: Board, max_cells: int = MAX_CELLS) -> list[Als]:
-    peers = board.lay.peer_sets
+    peers, cands = board.lay.peer_bits, board.cands
     found: dict[frozenset[int], Als] = {}
 
     def grow(u: int, cells: list[int], start: int, group: tuple[int, ...], mask: int):
         n = len(group)
         if n and mask.bit_count() == n + 1 and frozenset(group) not in found:
+            bits = sum(1 << i for i in group)
             places, seen = {}, {}
             for d in digits_of(mask):
-                where = frozenset(i for i in group if board.cands[i] & (1 << (d - 1)))
-                common = None
-                for i in where:
-                    common = peers[i] if common is None else common & peers[i]
-                places[d], seen[d] = where, common - set(group)
-            found[frozenset(group)] = Als(frozenset(group), mask, u, places, seen)
+                where, common = 0, -1
+                for i in group:
+                    if cands[i] & (1 << (d - 1)):
+                        where |= 1 << i
+                        common &= peers[i]
+                places[d], seen[d] = where, common & ~bits
+            found[frozenset(group)] = Als(frozenset(group), mask, u, places, seen, bits)
         if n == max_cells:
             return
         for k in range(start, len(cells)):
-            wider = mask | board.cands[cells[k]]
+            wider = mask | cands[cells[k]]
             if wider.bit_count() <= max_cells + 1:  # more digits can never be one too many
                 grow(u, cells, k + 1, group + (cells[k],), wider)
 
     for u, unit in enumerate(board.lay.geo.units):
         open_cells = [i for i in unit if not board.values[i]]
-        small = [i for i in open_cells if popcount(board.cands[i]) <= max_cells + 1]
+        small = [i for i in open_cells if popcount(cands[i]) <= max_cells + 1]
         if len(open_cells) > 1:
             grow(u, small, 0, (), 0)
     return list(found.values())
@@ -67,19 +71,23 @@ def als_xz(board: Board) -> Step | None:
     for k, s in enumerate(sets):
         for d in s.places:
             by_digit.setdefault(d, []).append(k)
+    # digit -> the open cells that still have it
+    open_with = {d: sum(1 << i for i in where)
+                 for d in range(1, board.size + 1)
+                 if (where := [i for i, m in enumerate(board.cands)
+                               if not board.values[i] and m & (1 << (d - 1))])}
     for k, a in enumerate(sets):
         for x in digits_of(a.mask):
-            for m in by_digit[x]:
+            later = by_digit[x]
+            for m in later[bisect_right(later, k):]:
                 b = sets[m]
-                if m <= k or a.cells & b.cells:
+                if a.bits & b.bits:
                     continue
-                if not b.places[x] <= a.seen[x]:
+                if b.places[x] & ~a.seen[x]:
                     continue  # x could be in both
                 common = a.mask & b.mask & ~(1 << (x - 1))
                 elims = [(i, z) for z in digits_of(common)
-                         for i in sorted(a.seen[z] & b.seen[z])
-                         if i not in b.cells and not board.values[i]
-                         and board.cands[i] & (1 << (z - 1))]
+                         for i in cells_of(a.seen[z] & b.seen[z] & open_with.get(z, 0) & ~b.bits)]
                 if not elims:
                     continue
                 zs = sorted({z for _, z in elims})
@@ -90,6 +98,16 @@ def als_xz(board: Board) -> Step | None:
                 return eliminations_step("ALS-XZ", text, sorted(a.cells | b.cells), elims,
                                          [x, *zs])
     return None
+
+
+def cells_of(bits: int) -> list[int]:
+    """The cells of a bit set, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 def _say(board: Board, s: Als) -> str:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from services.solver.grid import Geometry, geometry
-from services.solver.propagate import digits
+from services.solver.propagate import digits, propagate
 
 
 def bit(d: int) -> int:
@@ -38,10 +39,19 @@ class Layout:
     boxes: tuple[tuple[int, ...], ...]
     box_of: tuple[int, ...]
     peer_sets: tuple[frozenset[int], ...]
+    peer_bits: tuple[int, ...]  # the same as bit sets (bit i for cell i)
     unit_sets: tuple[frozenset[int], ...]
     # where a box meets a row or column: (the shared cells, the rest of the line, the
     # rest of the box), for locked candidates
     segments: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    # per segment: the other segments of its line, then the other segments of its box
+    # that lie along lines of the same kind (which make up the rest of the line and of the
+    # box), as many of each for every segment: index len(segments) stands for none
+    segment_parts: tuple[tuple[int, ...], ...]
+    segment_cells: tuple[tuple[int, ...], ...]  # the shared cells of each segment
+    box: tuple[int, int]
+    # per unit (numbered as in the geometry): candidates -> the tuple of its cells' masks
+    unit_masks: tuple[itemgetter, ...]
 
 
 @lru_cache(maxsize=32)
@@ -52,16 +62,29 @@ def layout(size: int, box: tuple[int, int]) -> Layout:
     for b, unit in enumerate(boxes):
         for i in unit:
             box_of[i] = b
-    segments = []
-    for box_cells in boxes:
-        for line in (*rows, *cols):
-            shared = [i for i in line if i in box_cells]
+    segments, where = [], []
+    for b, box_cells in enumerate(boxes):
+        for line, cells in enumerate((*rows, *cols)):
+            shared = [i for i in cells if i in box_cells]
             if shared:
-                segments.append((tuple(shared), tuple(i for i in line if i not in shared),
+                segments.append((tuple(shared), tuple(i for i in cells if i not in shared),
                                  tuple(i for i in box_cells if i not in shared)))
+                where.append((b, line))
+    # the rest of a segment's line (box) is the other segments of that line (of that
+    # box, across lines of the same kind)
+    parts = [([k for k, (b2, l2) in enumerate(where) if l2 == line and b2 != b],
+              [k for k, (b2, l2) in enumerate(where)
+               if b2 == b and l2 != line and (l2 < size) == (line < size)])
+             for b, line in where]
+    width = max(1, *(len(p) for pair in parts for p in pair))
+    none = [len(segments)] * width
+    parts = [tuple((line_parts + none)[:width] + (box_parts + none)[:width])
+             for line_parts, box_parts in parts]
     return Layout(geo, rows, cols, boxes, tuple(box_of),
                   tuple(frozenset(p) for p in geo.peers),
-                  tuple(frozenset(u) for u in geo.units), tuple(segments))
+                  tuple(sum(1 << i for i in p) for p in geo.peers),
+                  tuple(frozenset(u) for u in geo.units), tuple(segments), tuple(parts),
+                  tuple(shared for shared, _, _ in segments), box, geo.unit_masks)
 
 
 @dataclass
@@ -83,6 +106,8 @@ class Board:
     cage_mates: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # answers of cage searches by their cells, sum and candidates (shared by copies)
     memo: dict = field(default_factory=dict)
+    # what techniques work out from the candidates, and the state of the board it is for
+    _derived: tuple = field(default_factory=lambda: ((), {}), repr=False, compare=False)
 
     @classmethod
     def start(cls, givens: list[list[int]] | None, size: int, box: tuple[int, int],
@@ -144,6 +169,42 @@ class Board:
     def cells_with(self, unit, d: int) -> list[int]:
         b = bit(d)
         return [i for i in unit if not self.values[i] and self.cands[i] & b]
+
+    def derived(self) -> dict:
+        """A store for what is worked out from this state of the board (emptied when the
+        state changes), so that techniques asking the same share one answer."""
+        state = (*self.cands, *self.values)
+        if self._derived[0] != state:
+            self._derived = (state, {})
+        return self._derived[1]
+
+    def places(self) -> list[list[list[int]]]:
+        """places()[u][d]: the open cells of unit u where d can go, as cells_with gives
+        them."""
+        derived = self.derived()
+        if "places" not in derived:
+            values, cands = self.values, self.cands
+            found = []
+            for unit in self.lay.geo.units:
+                by_digit: list[list[int]] = [[] for _ in range(self.size + 1)]
+                for i in unit:
+                    if not values[i]:
+                        m = cands[i]
+                        while m:
+                            low = m & -m
+                            by_digit[low.bit_length()].append(i)
+                            m ^= low
+                found.append(by_digit)
+            derived["places"] = found
+        return derived["places"]
+
+    def settled(self) -> bool:
+        """Whether singles (as propagate finds them) change nothing here."""
+        derived = self.derived()
+        if "settled" not in derived:
+            cands = self.cands.copy()
+            derived["settled"] = propagate(cands, self.lay.geo) and cands == self.cands
+        return derived["settled"]
 
     def name(self, cell: int) -> str:
         r, c = divmod(cell, self.size)

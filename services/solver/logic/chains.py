@@ -48,17 +48,16 @@ class Links:
                 a, b = (self.node(d, frozenset((cell,))) for d in ds)
                 self._link(a, b)
         lay = board.lay
-        for u, unit in enumerate(lay.geo.units):
-            is_box = u >= 2 * size
+        by_row, by_col, by_box = (lambda i: i // size), (lambda i: i % size), lay.box_of.__getitem__
+        for u, by_digit in enumerate(board.places()):
+            splits = [by_row, by_col] if u >= 2 * size else [by_box]
             for d in wanted:
-                where = board.cells_with(unit, d)
+                where = by_digit[d]
                 if len(where) == 2:
                     self._link(*(self.node(d, frozenset((i,))) for i in where))
                     continue
                 if not groups or len(where) < 3:
                     continue
-                splits = ([lambda i: i // size, lambda i: i % size] if is_box
-                          else [lambda i: lay.box_of[i]])
                 for key in splits:
                     parts: dict[int, list[int]] = {}
                     for i in where:
@@ -67,6 +66,7 @@ class Links:
                         a, b = (self.node(d, frozenset(p)) for p in parts.values())
                         self._link(a, b)
         self._weak: dict[int, list[int]] = {}
+        self._weak_cells: dict[int, frozenset[int]] = {}
 
     def node(self, d: int, cells: frozenset[int]) -> int:
         key = (d, cells)
@@ -87,8 +87,9 @@ class Links:
 
     def weak(self, k: int) -> list[int]:
         """Nodes that cannot be true with node k."""
-        if k in self._weak:
-            return self._weak[k]
+        found = self._weak.get(k)
+        if found is not None:
+            return found
         d, cells = self.nodes[k]
         peers = self.board.lay.peer_sets
         seen = None
@@ -101,6 +102,14 @@ class Links:
                     if e != d and (e, cells) in self.index]
         self._weak[k] = out
         return out
+
+    def weak_cells(self, k: int) -> frozenset[int]:
+        """The one-cell nodes that cannot be true with node k."""
+        found = self._weak_cells.get(k)
+        if found is None:
+            found = self._weak_cells[k] = frozenset(
+                m for m in self.weak(k) if len(self.nodes[m][1]) == 1)
+        return found
 
     def where(self, k: int) -> str:
         d, cells = self.nodes[k]
@@ -134,37 +143,36 @@ def find_chain(links: Links, max_nodes: int = MAX_NODES
 
 def _chain_from(links: Links, start: int, max_nodes: int):
     """Breadth first from 'start is false': the first true node that forces a removal."""
-    around_start = set(links.weak(start))
+    around_start = links.weak_cells(start)
+    if not around_start:
+        return None  # nothing sees the start: no chain from it removes anything
+    weak, strong, weak_cells = links.weak, links.strong, links.weak_cells
     # state: (node, is_true); parent pointers rebuild the chain
     parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-    depth = {(start, False): 1}
-    queue = deque([(start, False)])
+    queue = deque([(start, False, 1)])
     while queue:
-        state = queue.popleft()
-        node, on = state
-        if depth[state] >= max_nodes:
+        node, on, depth = queue.popleft()
+        if depth >= max_nodes:
             continue
-        nexts = links.weak(node) if on else links.strong.get(node, ())
-        for nxt in nexts:
+        state = (node, on)
+        for nxt in weak(node) if on else strong.get(node, ()):
             nstate = (nxt, not on)
             if nstate in parent:
                 continue
-            if on and nxt not in links.strong:
+            if on and nxt not in strong:
                 continue  # a false node leads on only through a strong link
             parent[nstate] = state
-            depth[nstate] = depth[state] + 1
             if not on and nxt != start:
-                elims = [links.single(x) for x in links.weak(nxt)
-                         if x in around_start and links.single(x)]
-                if elims:
+                seen_both = weak_cells(nxt) & around_start
+                if seen_both:
                     chain = [nxt]
                     back = state
                     while back is not None:
                         chain.append(back[0])
                         back = parent[back]
                     chain.reverse()
-                    return chain, elims
-            queue.append(nstate)
+                    return chain, [links.single(x) for x in sorted(seen_both)]
+            queue.append((nxt, not on, depth + 1))
     return None
 
 

@@ -14,16 +14,15 @@ NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 
 
 def fish(board: Board, n: int) -> Step | None:
-    size = board.size
+    size, places = board.size, board.places()
     for d in range(1, size + 1):
         b = bit(d)
         for base_is_row in (True, False):
             # positions[k] = the cross-line indices where d can go in base line k
             positions = {}
             for k in range(size):
-                cells = [k * size + j if base_is_row else j * size + k for j in range(size)]
-                where = [j for j, i in enumerate(cells)
-                         if not board.values[i] and board.cands[i] & b]
+                where = ([i % size for i in places[k][d]] if base_is_row
+                         else [i // size for i in places[size + k][d]])
                 if 2 <= len(where) <= n:
                     positions[k] = where
             for bases in combinations(sorted(positions), n):

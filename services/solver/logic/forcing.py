@@ -11,6 +11,9 @@ trial and error, the last resort of a person.
 
 from __future__ import annotations
 
+from functools import partial
+from operator import or_
+
 from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
 from services.solver.logic.hypothesis import NESTED_RULES, RULES, follow
 
@@ -33,9 +36,9 @@ def _choices(board: Board):
             if not board.values[cell] and popcount(mask) == width:
                 yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
                                          if mask & bit(d)]
-        for u, unit in enumerate(board.lay.geo.units):
+        for u, by_digit in enumerate(board.places()):
             for d in range(1, board.size + 1):
-                where = board.cells_with(unit, d)
+                where = by_digit[d]
                 if len(where) == width:
                     yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
 
@@ -51,9 +54,8 @@ def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step
         for cell, d in options:
             if (cell, d) not in followed:
                 followed[(cell, d)] = follow(board, cell, bit(d))
-        said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
-        step = _common_result(board, FORCING_CHAIN, f"Either {said} ({label})", options,
-                              [followed[o][0] for o in options])
+        step = _common_result(board, FORCING_CHAIN, partial(_either, board, options, label),
+                              options, [followed[o][0] for o in options])
         if step:
             return step
     step = _digit_forcing_chain(board, followed)
@@ -91,9 +93,9 @@ def _digit_forcing_chain(board: Board, followed, follows: int = DIGIT_FOLLOWS) -
                 return None
             on = followed[(cell, d)][0]
             off = follow(board, cell, mask & ~bit(d))[0]
-            name = board.name(cell)
             step = _common_result(board, DIGIT_FORCING_CHAIN,
-                                  f"Either {name} is {d} or it is not", [(cell, d)], [on, off])
+                                  partial("Either {} is {} or it is not".format,
+                                          board.name(cell), d), [(cell, d)], [on, off])
             if step:
                 return step
     return None
@@ -116,25 +118,28 @@ def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLO
                 followed[(cell, d)] = ((reached, True) if breaks else
                                        follow(board, cell, bit(d), True, reached))
                 broken = broken or ((cell, d) if followed[(cell, d)][1] else None)
-        said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
-        step = _common_result(board, NESTED_FORCING_CHAIN, f"Either {said} ({label})",
+        step = _common_result(board, NESTED_FORCING_CHAIN, partial(_either, board, options, label),
                               options, [followed[o][0] for o in options], NESTED_RULES)
         if step:
             return step, None
     return None, broken
 
 
-def _common_result(board: Board, technique: str, said: str, options, outcomes,
+def _either(board: Board, options, label: str) -> str:
+    said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
+    return f"Either {said} ({label})"
+
+
+def _common_result(board: Board, technique: str, say, options, outcomes,
                    rules: str = RULES) -> Step | None:
-    """Every digit placed and candidate removed whichever option holds, as one step."""
+    """Every digit placed and candidate removed whichever option holds, as one step.
+    say: () -> the options in words, asked only when there is a step."""
     placements, elims = [], []
-    for i, mask in enumerate(board.cands):
-        if board.values[i]:
-            continue
-        union = 0
-        for o in outcomes:
-            union |= o[i]
-        if union == mask:
+    unions = outcomes[0]
+    for o in outcomes[1:]:
+        unions = list(map(or_, unions, o))
+    for i, union, mask in zip(range(len(unions)), unions, board.cands):
+        if union == mask or board.values[i]:
             continue
         if union & (union - 1) == 0:
             placements.append((i, union.bit_length()))
@@ -145,7 +150,7 @@ def _common_result(board: Board, technique: str, said: str, options, outcomes,
     made = ", ".join(f"{board.name(i)} {v}" for i, v in placements)
     results = ([f"makes {made}"] if placements else []) + (
         [f"removes {describe_removal(board, elims)}"] if elims else [])
-    text = (f"{said}. From each, following {rules}, every one {' and '.join(results)}, "
+    text = (f"{say()}. From each, following {rules}, every one {' and '.join(results)}, "
             "so that holds whichever is true.")
     return Step(technique, text,
                 [c for c, _ in options] + sorted({i for i, _ in placements + elims}),

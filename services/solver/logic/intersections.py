@@ -8,17 +8,16 @@ from services.solver.logic.board import Board, Step, describe_removal, eliminati
 def _confined(board: Board, technique: str, within, across) -> Step | None:
     """In a unit of `within`, d only where it meets one unit of `across`: remove d from
     that unit outside it. Units are numbered as in the geometry (rows, columns, boxes)."""
-    units, unit_sets = board.lay.geo.units, board.lay.unit_sets
+    unit_sets, places = board.lay.unit_sets, board.places()
     for a in within:
         for d in range(1, board.size + 1):
-            where = board.cells_with(units[a], d)
+            where = places[a][d]
             if len(where) < 2:
                 continue
             for b in across:
                 if not unit_sets[b].issuperset(where):
                     continue
-                elims = [(i, d) for i in board.cells_with(units[b], d)
-                         if i not in unit_sets[a]]
+                elims = [(i, d) for i in places[b][d] if i not in unit_sets[a]]
                 text = (f"In {board.unit_name(a)} the {d} can only go in {board.unit_name(b)}, "
                         f"so {d} is removed from {board.unit_name(b)} outside "
                         f"{board.unit_name(a)}: {describe_removal(board, elims)}.")

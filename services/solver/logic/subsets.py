@@ -49,12 +49,9 @@ def naked_subset(board: Board, n: int) -> Step | None:
 
 
 def hidden_subset(board: Board, n: int) -> Step | None:
-    for u, open_cells in _open_units(board, n):
-        places = {}
-        for d in range(1, board.size + 1):
-            where = [i for i in open_cells if board.cands[i] & bit(d)]
-            if 1 < len(where) <= n:
-                places[d] = where
+    by_unit = board.places()
+    for u, _ in _open_units(board, n):
+        places = {d: where for d, where in enumerate(by_unit[u]) if 1 < len(where) <= n}
         for ds in combinations(sorted(places), n):
             cells = sorted({i for d in ds for i in places[d]})
             if len(cells) != n:

@@ -108,9 +108,9 @@ def w_wing(board: Board) -> Step | None:
 def strong_links(board: Board) -> dict[int, list[tuple[int, int, int]]]:
     """digit -> (cell, cell, unit) where the digit has exactly these two places."""
     out: dict[int, list[tuple[int, int, int]]] = {}
-    for u, unit in enumerate(board.lay.geo.units):
+    for u, by_digit in enumerate(board.places()):
         for d in range(1, board.size + 1):
-            where = board.cells_with(unit, d)
+            where = by_digit[d]
             if len(where) == 2:
                 out.setdefault(d, []).append((where[0], where[1], u))
     return out
