@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
 
 from services.solver.grid import Geometry, geometry
 from services.solver.propagate import digits, propagate
@@ -49,9 +48,6 @@ class Layout:
     # box), as many of each for every segment: index len(segments) stands for none
     segment_parts: tuple[tuple[int, ...], ...]
     segment_cells: tuple[tuple[int, ...], ...]  # the shared cells of each segment
-    box: tuple[int, int]
-    # per unit (numbered as in the geometry): candidates -> the tuple of its cells' masks
-    unit_masks: tuple[itemgetter, ...]
 
 
 @lru_cache(maxsize=32)
@@ -84,7 +80,7 @@ def layout(size: int, box: tuple[int, int]) -> Layout:
                   tuple(frozenset(p) for p in geo.peers),
                   tuple(sum(1 << i for i in p) for p in geo.peers),
                   tuple(frozenset(u) for u in geo.units), tuple(segments), tuple(parts),
-                  tuple(shared for shared, _, _ in segments), box, geo.unit_masks)
+                  tuple(shared for shared, _, _ in segments))
 
 
 @dataclass
@@ -166,10 +162,6 @@ class Board:
                 return True
         return False
 
-    def cells_with(self, unit, d: int) -> list[int]:
-        b = bit(d)
-        return [i for i in unit if not self.values[i] and self.cands[i] & b]
-
     def derived(self) -> dict:
         """A store for what is worked out from this state of the board (emptied when the
         state changes), so that techniques asking the same share one answer."""
@@ -179,8 +171,7 @@ class Board:
         return self._derived[1]
 
     def places(self) -> list[list[list[int]]]:
-        """places()[u][d]: the open cells of unit u where d can go, as cells_with gives
-        them."""
+        """places()[u][d]: the open cells of unit u where d can go, in the unit's order."""
         derived = self.derived()
         if "places" not in derived:
             values, cands = self.values, self.cands

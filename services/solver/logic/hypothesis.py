@@ -89,7 +89,7 @@ def locked(cands: list[int], board: Board) -> list[int]:
 
 def _segment_unions(cands: list[int], lay) -> list[int]:
     """The digits of each segment (where a box meets a line), then 0 for 'no segment'."""
-    if lay.box == (3, 3):
+    if lay.geo.box == (3, 3):
         return [cands[a] | cands[b] | cands[c] for a, b, c in lay.segment_cells] + [0]
     return [reduce(or_, (cands[i] for i in cells)) for cells in lay.segment_cells] + [0]
 
@@ -101,11 +101,11 @@ def pairs(cands: list[int], board: Board) -> list[int]:
     # Most passes change nothing: look at every unit at once, and go unit by unit (each
     # seeing what the ones before it changed) only from the first that changes something.
     first = next((u for u, found in enumerate([_pairs_in(masks_of(cands))
-                                                 for masks_of in lay.unit_masks]) if found),
+                                                 for masks_of in lay.geo.unit_masks]) if found),
                  None)
     if first is None:
         return changed
-    for unit, masks_of in zip(lay.geo.units[first:], lay.unit_masks[first:]):
+    for unit, masks_of in zip(lay.geo.units[first:], lay.geo.unit_masks[first:]):
         found = _pairs_in(masks_of(cands))
         if found:
             masks, where = found
@@ -162,7 +162,7 @@ def naked_triples(cands: list[int], board: Board) -> list[int] | None:
     loses its last digit."""
     lay = board.lay
     for unit, found in zip(lay.geo.units, [_naked_triples_in(masks_of(cands))
-                                           for masks_of in lay.unit_masks]):
+                                           for masks_of in lay.geo.unit_masks]):
         if found is BROKEN:
             return None
         if found:
