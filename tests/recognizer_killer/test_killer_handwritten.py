@@ -85,3 +85,23 @@ def test_a_row_of_written_notes_is_read_as_notes():
         givens += int((np.asarray(reading.cells).argmax(axis=-1) > 0).sum())
     assert givens == 0
     assert found >= 0.75 * total and false <= 0.35 * total  # 24 and 11 of 32
+
+
+def test_a_6x6_killers_large_digits_in_a_print_like_ink_are_weighed_as_a_9x9s_are():
+    """The cell model reads a 9x9 grid: a 6x6 killer's cells go into one, not past its
+    end (a 6x6 grid of 40-pixel cells is no 9x9 one)."""
+    import cv2
+
+    from services.recognizer.killer.cage_lattice import thin_ink
+    from services.recognizer.killer.marks import CELL, handwriting
+
+    n, p = 6, CELL
+    grey = np.full((n * p, n * p), 245, np.uint8)
+    cv2.putText(grey, "7", (p + p // 4, 2 * p - p // 5), cv2.FONT_HERSHEY_SIMPLEX,
+                p / 30, 20, max(2, p // 12))
+    ink = thin_ink(grey, p)
+    large = ink[p:2 * p, p:2 * p] > 0.3
+    read = handwriting(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), ink,
+                       {(1, 1): (large, large)}, n)
+    written, digits = read[(1, 1)]
+    assert 0.0 <= written <= 1.0 and digits.shape == (9,)

@@ -198,8 +198,17 @@ def handwriting(straight: np.ndarray, ink: np.ndarray, large_at: dict,
         clean[sl][mask] = straight[sl][mask]
     side = n * kinds_model.CELL
     cells = list(large_at)
-    probs = kinds_model.load_kind_model().predict_proba(kinds_model.straight_features(
-        cv2.resize(clean, (side, side), interpolation=cv2.INTER_AREA), cells))
+    # The cell model reads a 9x9 grid: a smaller one (6x6) fills its top-left corner,
+    # the rest bare paper.
+    grid = cv2.resize(clean, (side, side), interpolation=cv2.INTER_AREA)
+    if n != kinds_model.SIZE:
+        paper = np.median(grid.reshape(-1, *grid.shape[2:]), axis=0)
+        full = np.full((kinds_model.SIZE * kinds_model.CELL,) * 2 + grid.shape[2:], paper,
+                       grid.dtype)
+        full[:side, :side] = grid
+        grid = full
+    probs = kinds_model.load_kind_model().predict_proba(
+        kinds_model.straight_features(grid, cells))
     entry = probs[:, kinds_model.ENTRY_CLASSES]
     printed = probs[:, kinds_model.PRINTED_CLASSES].sum(axis=1)
     total = entry.sum(axis=1)
