@@ -55,23 +55,33 @@ def labelled_givens(path: Path = GIVENS_FILE) -> dict[str, np.ndarray]:
 
 def with_candidate_model(parser: argparse.ArgumentParser) -> argparse.Namespace:
     """The parsed arguments, after `--model M` (a candidate cell-kind model instead of the
-    shipped one) has been put in place."""
+    shipped one) and `--screen-model S` (the same for screenshots) have been put in place."""
     parser.add_argument("--model", type=Path, default=None,
                         help="a candidate cell-kind model instead of the shipped one")
+    parser.add_argument("--screen-model", type=Path, default=None,
+                        help="a candidate screens' cell-kind model instead of the shipped one")
     args = parser.parse_args()
     if args.model is not None:
         use_kind_model(joblib.load(args.model))
+    if args.screen_model is not None:
+        use_kind_model(joblib.load(args.screen_model), kinds.SCREEN_MODEL_PATH)
     return args
 
 
-def use_kind_model(candidate) -> None:
-    """Every recognizer module that reads cell kinds reads them with `candidate`: those
-    that imported load_kind_model by name (cells/half_solved.py) hold their own binding,
-    which patching kinds.load_kind_model alone leaves on the shipped model."""
-    shipped = kinds.load_kind_model
+def use_kind_model(candidate, replaced: Path = kinds.MODEL_PATH) -> None:
+    """Every recognizer module that reads cell kinds reads the model at `replaced` as
+    `candidate`: those that imported load_kind_model by name (cells/half_solved.py) hold
+    their own binding, which patching kinds.load_kind_model alone leaves on the shipped
+    model."""
+    current = sys.modules["services.recognizer.cells.half_solved"].load_kind_model
+
+    def load(path: Path = kinds.MODEL_PATH):
+        return candidate if path == replaced else current(path)
+
     for name, module in list(sys.modules.items()):
-        if name.startswith("services.") and getattr(module, "load_kind_model", None) is shipped:
-            module.load_kind_model = lambda path=None: candidate
+        if name.startswith("services.") and getattr(module, "load_kind_model", None) in (
+                current, kinds.load_kind_model):
+            module.load_kind_model = load
 
 
 def timed_reading(data: bytes):

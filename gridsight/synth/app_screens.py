@@ -12,6 +12,7 @@ contrast (pure black and white, either way round); HELD_OUT_FAMILY is never trai
 
 from __future__ import annotations
 
+import colorsys
 import random
 from dataclasses import dataclass, field
 
@@ -95,7 +96,10 @@ THEMES: dict[str, Theme] = {
         same=((200, 255, 200), (0, 90, 0)),
         bars=((0, 0, 0), (255, 255, 255))),
 }
-FAMILIES = tuple(THEMES)
+# Colours drawn afresh for every picture (_sampled_colours): a theme no app ships, so
+# that a model learns the roles' contrasts rather than a palette.
+SAMPLED = "sampled"
+FAMILIES = (*THEMES, SAMPLED)
 HELD_OUT_FAMILY = "paper"  # never in the cell-kind model's training: the bench's measure
 TRAINED_FAMILIES = tuple(f for f in FAMILIES if f != HELD_OUT_FAMILY)
 NOTE_LAYOUTS = ("keypad", "corners", "centre")
@@ -131,6 +135,65 @@ def _pick(rng: random.Random, theme: Theme, dark: bool | None) -> dict:
     return out
 
 
+def _hsv(rng: random.Random, hue: float, saturation: tuple[float, float],
+         value: tuple[float, float]) -> RGB:
+    r, g, b = colorsys.hsv_to_rgb(hue % 1.0, rng.uniform(*saturation), rng.uniform(*value))
+    return round(255 * r), round(255 * g), round(255 * b)
+
+
+def _luminance(colour: RGB) -> float:
+    """Relative luminance (sRGB, as WCAG defines it)."""
+    linear = [(v / 255) / 12.92 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4
+              for v in colour]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: RGB, b: RGB) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def _readable(rng: random.Random, ground: RGB, least: float, draw) -> RGB:
+    """A colour from `draw(rng)` that stands out from `ground` by a contrast ratio of at
+    least `least` (apps keep their digits readable), or the most contrasting of 40."""
+    best = None
+    for _ in range(40):
+        colour = draw(rng)
+        if _contrast(colour, ground) >= least:
+            return colour
+        if best is None or _contrast(colour, ground) > _contrast(best, ground):
+            best = colour
+    return best
+
+
+def _sampled_colours(rng: random.Random) -> dict:
+    """One colour of each role drawn at random: the ground light or dark in any faint
+    tint, the givens near neutral and far from it, the person's digits in a hue of
+    their own, the notes between, highlights a shade off the ground."""
+    dark = rng.random() < 0.4
+    tint = rng.random()
+    def ground(shift: float) -> RGB:
+        value = (0.08, 0.2) if dark else (0.9, 1.0)
+        return _hsv(rng, tint, (0.0, 0.12), (value[0] + shift, value[1] + shift))
+    ink, far = ((0.75, 1.0), (0.6, 1.0)) if dark else ((0.0, 0.35), (0.35, 0.85))
+    grounds = ground(0.0)
+    band_shift = rng.uniform(0.04, 0.12) * (1 if dark else -1)
+    return {
+        "grounds": grounds, "pages": ground(rng.uniform(-0.05, 0.05)),
+        "lines": _hsv(rng, tint, (0.0, 0.15), (0.3, 0.5) if dark else (0.55, 0.8)),
+        "box_lines": _hsv(rng, tint, (0.0, 0.3), (0.55, 0.9) if dark else (0.05, 0.45)),
+        "givens": _readable(rng, grounds, 4.5,
+                            lambda r: _hsv(r, r.random(), (0.0, 0.15), ink)),
+        "entries": _readable(rng, grounds, 3.0,
+                             lambda r: _hsv(r, r.random(), (0.5, 1.0), far)),
+        "notes": _readable(rng, grounds, 2.5, lambda r: _hsv(
+            r, r.random(), (0.0, 0.35), (0.5, 0.75) if dark else (0.3, 0.6))),
+        "bands": ground(band_shift), "same": ground(band_shift * 1.3),
+        "selected": _hsv(rng, rng.random(), (0.15, 0.45), (0.3, 0.45) if dark else (0.8, 0.97)),
+        "bars": ground(rng.uniform(-0.1, 0.1)),
+    }
+
+
 def _faces(rng: random.Random) -> tuple[str, str, str]:
     """(given face, entry face, note face): app faces have lining figures; notes are
     never bold; the entries often share the givens' face."""
@@ -148,9 +211,11 @@ def app_screen(seed: int, family: str | None = None, *, width: int | None = None
     """A screenshot of a 9x9 sudoku in progress, in a theme of `family` (None: any)."""
     rng = random.Random(seed)
     family = family or rng.choice(FAMILIES)
-    theme = THEMES[family]
-    dark = rng.random() < 0.5 if family == "contrast" else None
-    colours = _pick(rng, theme, dark)
+    if family == SAMPLED:
+        colours = _sampled_colours(rng)
+    else:
+        dark = rng.random() < 0.5 if family == "contrast" else None
+        colours = _pick(rng, THEMES[family], dark)
     givens, solution = make_sudoku(rng)
     open_cells = [(r, c) for r in range(SIZE) for c in range(SIZE) if not givens[r][c]]
     rng.shuffle(open_cells)

@@ -167,7 +167,7 @@ def real_cells(photos: list[Photo], jitters: int, seed: int, locate=None,
 
 
 def fit_temperature(model: CellKindModel, x: np.ndarray, y: np.ndarray) -> float:
-    logits = mlp_logits(model.scaler, model.network, x[:, :model.columns])
+    logits = mlp_logits(model.scaler, model.network, model.inputs(x))
 
     def nll(t: float) -> float:
         p = tempered_softmax(logits, t)
@@ -177,8 +177,10 @@ def fit_temperature(model: CellKindModel, x: np.ndarray, y: np.ndarray) -> float
 
 
 def train(x: np.ndarray, y: np.ndarray, x_cal: np.ndarray, y_cal: np.ndarray,
-          seed: int, info: dict, columns: int = KIND_FEATURES) -> CellKindModel:
-    x = x[:, :columns]
+          seed: int, info: dict, columns: int = KIND_FEATURES,
+          colour: bool = False) -> CellKindModel:
+    model = CellKindModel(None, None, 1.0, info, columns=columns, colour=colour)
+    x = model.inputs(x)
     scaler = StandardScaler().fit(x)
     classes = np.arange(20)
     # Every class present in the fit, so the output layer has all 20 columns.
@@ -189,7 +191,7 @@ def train(x: np.ndarray, y: np.ndarray, x_cal: np.ndarray, y_cal: np.ndarray,
     net = MLPClassifier(hidden_layer_sizes=(160,), alpha=1e-3, max_iter=120,
                         early_stopping=False, random_state=seed)
     net.fit(scaler.transform(x), y)
-    model = CellKindModel(scaler, net, 1.0, info, columns=columns)
+    model.scaler, model.network = scaler, net
     model.temperature = fit_temperature(model, x_cal, y_cal)
     return model
 

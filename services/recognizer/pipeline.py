@@ -17,7 +17,7 @@ from services.recognizer.cells.digits import classic_givens, digit_view, read_ce
 from services.recognizer.cells.features import read_grid_cells
 from services.recognizer.cells.half_solved import half_solved_reading, print_only_fields
 from services.recognizer.cells.kinds import CELL as KINDS_CELL
-from services.recognizer.cells.print_look import cage_free, plainly_printed
+from services.recognizer.cells.print_look import cage_free, plainly_printed, rendered
 from services.recognizer.cells.symbols import read_symbols
 from services.recognizer.cells.tuning import CLASSIC_CONFIDENCE
 from services.recognizer.errors import RecognitionError
@@ -181,8 +181,11 @@ def _recognize(image: bytes, kind: str) -> Reading:
             kind_extra = print_only_fields(probs)
             lap("print_look")
         else:
+            # A screenshot's cells are read by the screens' model, a photo's by the one
+            # fitted on photographed pages; a mended picture is a photo.
+            screen = not mends and rendered(gray, lattice, straightened())
             probs, kind_extra = half_solved_reading(in_colour(), lattice, probs,
-                                                    straightened())
+                                                    straightened(), rendered=screen)
             lap("cell_kinds")
 
     probs = probs / probs.sum(axis=-1, keepdims=True)

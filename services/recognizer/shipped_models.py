@@ -24,6 +24,8 @@ def load_shipped_models() -> dict[str, object]:
         classifier.SOFT_MODEL_PATH.name: classifier.load_soft_model(),
         orientation.MODEL_PATH.name: orientation.load_orientation_model(),
         cell_kinds.MODEL_PATH.name: cell_kinds.load_kind_model(),
+        cell_kinds.SCREEN_MODEL_PATH.name: cell_kinds.load_kind_model(
+            cell_kinds.SCREEN_MODEL_PATH),
         sums.MODEL_PATH.name: sums.load_killer_model(),
         symbols.SYMBOL_MODEL_PATH.name: symbols.load_symbol_model(),
         nonogram.CLUE_MODEL_PATH.name: nonogram.clue_model(),

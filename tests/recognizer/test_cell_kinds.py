@@ -25,6 +25,12 @@ def png(image) -> bytes:
     return buffer.getvalue()
 
 
+def to_jpeg(image) -> bytes:
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "JPEG", quality=92)
+    return buffer.getvalue()
+
+
 def test_shipped_model_loads_with_its_classes():
     model = load_kind_model()
     assert MODEL_PATH.exists() and model.temperature > 0
@@ -292,13 +298,19 @@ def test_wrong_entry_on_a_page_is_found_through_the_recognizer():
 
 
 def test_a_few_entries_with_mistakes_are_checked_on_a_page_read_as_print_only():
-    """Too few of a person's digits to take the page as written on, two of them wrong:
-    read as print-only the puzzle has no solution. The page read as written on answers,
-    each mistake named (or flagged as doubtful), for the person to confirm."""
+    """A photo with too few of a person's digits to take the page as written on, two of
+    them wrong: read as print-only the puzzle has no solution. The page read as written
+    on answers, each mistake named (or flagged as doubtful), for the person to confirm.
+    (A screenshot's few digits in an ink of their own are the person's outright:
+    test_screen_kinds.py.)"""
+    from gridsight.synth.photo import photograph
+
     named = 0
     for seed in range(100, 106):
         page = half_solved_page(seed, wrong=2, entry_share=0.1, notes_share=0.0)
-        reading = recognize(png(page.image), "sudoku")
+        photo, _ = photograph(page.image, rng=seed, noise=2.0, blur=0.6, shadow=0.1,
+                              lighting=0.1, clutter=False, rotation=2.0, perspective=0.03)
+        reading = recognize(to_jpeg(photo), "sudoku")
         assert reading.written_reading is not None and reading.written_reading.second_ink
         result = solve_page(reading)
         assert result.status == "needs_review" and result.solution == page.solution

@@ -10,10 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from services.recognizer.cells.ink import second_ink
+from services.recognizer.cells.ink import ink_colour_features, second_ink, with_one_print_ink
 from services.recognizer.cells.kinds import (
     CELL,
     KINDS,
+    MODEL_PATH,
+    NOTES_CLASS,
+    SCREEN_MODEL_PATH,
     SIZE,
     CellKinds,
     classic_blank,
@@ -25,9 +28,16 @@ from services.recognizer.cells.kinds import (
     with_classic_ink,
     with_peers,
     with_printed_digits,
+    with_typed_entries,
     without_tall_notes,
 )
-from services.recognizer.cells.marks import Marks, mark_seen, marks, with_mark_evidence
+from services.recognizer.cells.marks import (
+    Marks,
+    mark_seen,
+    mark_seen_at_all,
+    marks,
+    with_mark_evidence,
+)
 from services.recognizer.cells.tuning import (
     MARKS_PRINTED,
     MIN_ENTRIES,
@@ -64,23 +74,35 @@ class KindEvidence:
     spans: np.ndarray  # stroke_spans
     seen: Marks
     classic: np.ndarray | None
+    straight: np.ndarray | None = None  # a screenshot's grid (kind_evidence's `rendered`)
 
 
-def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None) -> KindEvidence:
-    probs = load_kind_model().predict_proba(straight_features(straight))
+def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None,
+                  rendered: bool = False) -> KindEvidence:
+    """`rendered`: the grid is a screenshot's (print_look.rendered), read by the screens'
+    model with its ink colours."""
+    model = load_kind_model(SCREEN_MODEL_PATH if rendered else MODEL_PATH)
+    x = straight_features(straight)
+    if model.colour:
+        x = np.hstack([x, ink_colour_features(straight)])
+    probs = model.predict_proba(x)
+    if rendered:
+        probs = with_one_print_ink(probs, straight)
     if classic is not None:
         classic = np.asarray(classic, np.float64)
-        probs = with_classic_doubt(
-            with_printed_digits(with_classic_ink(probs, classic), classic), classic)
+        probs = with_printed_digits(with_classic_ink(probs, classic), classic)
+        probs = (with_typed_entries if rendered else with_classic_doubt)(probs, classic)
     spans = stroke_spans(straight)
     return KindEvidence(probs, without_tall_notes(probs, spans > NOTES_SPAN, classic), spans,
-                        marks(straight), classic)
+                        marks(straight), classic, straight if rendered else None)
 
 
 def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
     """The cells' kinds: a page written on (written_on) gets its cells' own marks weighed;
     any other page the print view (_print_view). `setting`: other values of (NOISE_MARKS,
     MIN_MARKS, MARKS_PRINTED) (bench/written_on.py fits them)."""
+    if ev.straight is not None:
+        return screen_kinds(ev)
     noise_marks, min_marks, marks_printed = setting or (NOISE_MARKS, MIN_MARKS, MARKS_PRINTED)
     writing = persons_marks(ev.seen, noise_marks)
     unexplained = writing & (classic_blank(ev.classic, len(ev.probs)) > 0.5)
@@ -91,6 +113,43 @@ def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
         clear = mark_seen(ev.seen.contrast - noise_marks * ev.seen.grain, ev.seen.span) > 0.5
         return _print_view(ev.as_read, ev.classic, unexplained & clear)
     return written_kinds(ev, noise_marks)
+
+
+def screen_kinds(ev: KindEvidence) -> CellKinds:
+    """The cells' kinds on a screenshot: the screens' model's own (a screen has no grain
+    or shade for a person's marks to be told from); the page is taken as played on when
+    that model is sure of pencil notes, of MIN_ENTRIES of the person's digits, or of one
+    in an ink apart from the givens' (ink.second_ink), and else read as print."""
+    kinds = screen_played(ev)
+    sure = kinds.kinds.reshape(-1, len(KINDS)) > SURE_KIND
+    entries = int(sure[:, 2].sum())
+    written = bool(sure[:, 1].sum() >= MIN_PRINTED and (
+        sure[:, 3].sum() >= MIN_NOTES or entries >= MIN_ENTRIES
+        or (entries and second_ink(ev.straight, kinds.kinds))))
+    if written:
+        return kinds
+    return _print_view(ev.as_read, ev.classic, np.zeros(len(ev.as_read), bool))
+
+
+def screen_played(ev: KindEvidence) -> CellKinds:
+    """A screenshot's kinds as the screens' model reads them, the page taken as played on;
+    a cell with no mark at all holds no digit (a shadow's edge across a flat scan is
+    none), though it may hold notes too light for the marks to tell (an app's grey
+    candidates on a dark ground)."""
+    kinds = marginals(with_peers(without_unmarked_digits(ev.as_read, ev.seen)))
+    kinds.written = True
+    return kinds
+
+
+def without_unmarked_digits(probs: np.ndarray, seen: Marks) -> np.ndarray:
+    """`probs` whose digits (printed or the person's) in a cell with no mark at all, as
+    with_mark_evidence tells it, go to blank; notes are kept."""
+    unmarked = 1.0 - mark_seen_at_all(seen)
+    out = probs.copy()
+    digits = out[:, 1:NOTES_CLASS] * unmarked[:, None]
+    out[:, 1:NOTES_CLASS] -= digits
+    out[:, 0] += digits.sum(axis=1)
+    return out
 
 
 def written_kinds(ev: KindEvidence, noise_marks: float | None = None) -> CellKinds:
@@ -153,7 +212,8 @@ def print_only_fields(classic: np.ndarray) -> dict:
 
 
 def half_solved_reading(colour: np.ndarray, lattice: np.ndarray, probs: np.ndarray,
-                        straight: np.ndarray | None = None) -> tuple[np.ndarray, dict]:
+                        straight: np.ndarray | None = None, rendered: bool = False
+                        ) -> tuple[np.ndarray, dict]:
     """(cell probabilities for the Reading, the Reading's kind fields).
 
     On a page the person wrote on, a cell's probabilities become those of a printed
@@ -162,12 +222,15 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray, probs: np.ndarr
     digit model's probabilities are kept as they were, and the kind fields are its
     blank / printed split (_print_view); where the cell model sees a person's digit, the
     page read as written on goes along too ("written_reading"). `straight`: the colour
-    grid straightened at CELL pixels per cell, when the caller has it.
+    grid straightened at CELL pixels per cell, when the caller has it; `rendered`: the
+    grid is a screenshot's (print_look.rendered).
     """
     enter("cell_kinds")
+    if rendered:
+        enter("screen_kinds")
     if straight is None:
         straight = straighten(colour, lattice, CELL)
-    evidence = kind_evidence(straight, probs)
+    evidence = kind_evidence(straight, probs, rendered)
     kinds = kinds_of(evidence)
     if kinds.written:
         return kinds.givens, kind_fields(kinds)
@@ -175,7 +238,7 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray, probs: np.ndarr
     # Too few of a person's digits to take the page as written on (print in an unfamiliar
     # face reads as a few sure entries too): the page read as written on goes along, for
     # the solver to turn to if the print-only reading cannot be solved.
-    written = written_kinds(evidence)
+    written = (screen_played if rendered else written_kinds)(evidence)
     if (written.kinds[..., 2] > 0.5).any():
         fields["written_reading"] = {"cells": np.round(written.givens, 5).tolist(),
                                      **kind_fields(written),

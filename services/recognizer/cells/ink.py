@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.recognizer.cells.kinds import CELL, SIZE
+from services.recognizer.cells.kinds import CELL, ENTRY_CLASSES, PRINTED_CLASSES, SIZE
 from services.recognizer.cells.marks import MARK_MARGIN
-from services.recognizer.cells.tuning import INK_APART, INK_CORE, INK_SPREAD
+from services.recognizer.cells.tuning import (
+    INK_APART,
+    INK_CORE,
+    INK_SPREAD,
+    MIN_PRINTED,
+    SURE_KIND,
+)
 from services.recognizer.ranks import ranked
 
 
@@ -36,6 +42,54 @@ def ink_tones(straight: np.ndarray, wanted: np.ndarray | None = None) -> np.ndar
     return tones
 
 
+def _apart(tones: np.ndarray, printed: np.ndarray) -> np.ndarray:
+    """(len(tones),) bool: each tone stands apart from the `printed` tones' ink (INK_APART,
+    and INK_SPREAD times their own spread)."""
+    centre = np.median(printed, axis=0)
+    spread = float(np.median(np.abs(printed - centre).max(axis=1)))
+    return np.abs(tones - centre).max(axis=1) > max(INK_APART, INK_SPREAD * spread)
+
+
+def with_one_print_ink(probs: np.ndarray, straight: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, 20) class probabilities of a screenshot's cells where its digits come in
+    two inks: a screen prints its givens in one ink, and an app that types the person's
+    digits in another shows which are whose. The print's ink is that of the digits the
+    cell model is surest are printed (at least MIN_PRINTED of them, else nothing
+    changes), or the ink apart from it when that is the plainer one (of less chroma); a
+    digit whose ink lies nearer the other ink than the print's is the person's, and one
+    nearer the print's ink is print. Digit values are kept. A page whose digits all
+    share one ink, or whose inks differ in lightness alone (a thin face's strokes are
+    lighter than a bold one's), keeps the cell model's kinds."""
+    printed = probs[:, PRINTED_CLASSES].sum(axis=1)
+    digit = printed + probs[:, ENTRY_CLASSES].sum(axis=1) > 0.5
+    tones = ink_tones(straight, digit)
+    toned = ~np.isnan(tones[:, 0])
+    sure = toned & (printed > SURE_KIND)
+    if sure.sum() < MIN_PRINTED:
+        return probs
+    apart = toned.copy()
+    apart[toned] = _apart(tones[toned], tones[sure])
+    if not apart.any():
+        return probs
+    print_ink = np.median(tones[sure], axis=0)
+    other_ink = np.median(tones[apart], axis=0)
+    if abs(np.ptp(other_ink) - np.ptp(print_ink)) <= INK_APART:
+        return probs  # apart in lightness alone, as a thin face's lighter strokes are
+    if np.ptp(other_ink) < np.ptp(print_ink):
+        # An app prints its givens in the plainer ink, the person's digits in a colour:
+        # the cell model was surer of the coloured digits as print.
+        print_ink, other_ink = other_ink, print_ink
+    nearer_other = (np.abs(tones - other_ink).max(axis=1)
+                    < np.abs(tones - print_ink).max(axis=1))
+    persons, printed_ink = toned & nearer_other, toned & ~nearer_other
+    out = probs.copy()
+    out[persons, ENTRY_CLASSES] += out[persons, PRINTED_CLASSES]
+    out[persons, PRINTED_CLASSES] = 0.0
+    out[printed_ink, PRINTED_CLASSES] += out[printed_ink, ENTRY_CLASSES]
+    out[printed_ink, ENTRY_CLASSES] = 0.0
+    return out
+
+
 def second_ink(straight: np.ndarray, kinds: np.ndarray) -> bool:
     """Whether a cell these (SIZE, SIZE, 4) kinds take as the person's digit is written in
     an ink apart from the printed digits' (INK_APART): evidence of a person's writing that
@@ -48,7 +102,31 @@ def second_ink(straight: np.ndarray, kinds: np.ndarray) -> bool:
     entries = tones[(kind == 2) & ~np.isnan(tones[:, 0])]
     if not len(printed) or not len(entries):
         return False
-    centre = np.median(printed, axis=0)
-    spread = float(np.median(np.abs(printed - centre).max(axis=1)))
-    apart = np.abs(entries - centre).max(axis=1)
-    return bool((apart > max(INK_APART, INK_SPREAD * spread)).any())
+    return bool(_apart(entries, printed).any())
+
+
+COLOUR_FEATURES = 9
+
+
+def ink_colour_features(straight: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, COLOUR_FEATURES) each cell's ink colour beside the page's: its tone
+    (ink_tones) less the page's median tone per channel, its chroma and lightness and how
+    far each lies from the page's most neutral and darkest ink, how far its tone lies from
+    the most neutral ink's, and whether it has ink.
+    On a screen the person's digits come in a colour of their own; which colour that is
+    varies from app to app, so the features are the page's contrasts, not the colours."""
+    tones = ink_tones(straight)
+    inked = ~np.isnan(tones[:, 0])
+    tones = np.where(np.isnan(tones), 1.0, tones)
+    chroma = tones.max(axis=1) - tones.min(axis=1)
+    light = tones.mean(axis=1)
+    if inked.any():
+        median, neutral = np.median(tones[inked], axis=0), chroma[inked].min()
+        darkest, middle = light[inked].min(), np.median(light[inked])
+        plain = tones[np.flatnonzero(inked)[chroma[inked].argmin()]]
+    else:
+        median, neutral, darkest, middle = np.ones(tones.shape[1]), 0.0, 1.0, 1.0
+        plain = np.ones(tones.shape[1])
+    return np.column_stack([tones - median, chroma, chroma - neutral, light - darkest,
+                            light - middle, np.abs(tones - plain).max(axis=1),
+                            inked]).astype(np.float32)

@@ -41,6 +41,9 @@ from services.recognizer.cells.tuning import (
 from services.recognizer.grid.straighten import ink_map, straighten
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "cell_kinds.joblib"
+# Screenshots' own cell model (print_look.rendered): trained on screens alone, with the
+# ink's colour, so that photos keep the model fitted on real photographed pages.
+SCREEN_MODEL_PATH = MODEL_PATH.with_name("screen_kinds.joblib")
 SIZE = 9
 CELL = 40  # pixels per straightened cell: small pencil digits need more than PATCH (32)
 COARSE = 8  # the cell's ink as it sits, at COARSE x COARSE
@@ -245,7 +248,7 @@ class HandDigitModel:
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """From hand features alone (HAND_FEATURES columns) or a whole feature row."""
-        if x.shape[1] == ALL_FEATURES:
+        if x.shape[1] >= ALL_FEATURES:
             x = x[:, KIND_FEATURES:KIND_FEATURES + HAND_FEATURES]
         return mlp_logits(self.scaler, self.network, x)
 
@@ -264,9 +267,17 @@ class CellKindModel:
     info: dict
     hand: HandDigitModel | None = None
     columns: int = KIND_FEATURES  # the feature columns the cell model reads
+    # The screens' model also reads the ink colour features (ink.ink_colour_features)
+    # that follow the ALL_FEATURES columns.
+    colour: bool = False
+
+    def inputs(self, x: np.ndarray) -> np.ndarray:
+        if self.colour:
+            return np.hstack([x[:, :self.columns], x[:, ALL_FEATURES:]])
+        return x[:, :self.columns]
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
-        probs = tempered_softmax(mlp_logits(self.scaler, self.network, x[:, :self.columns]),
+        probs = tempered_softmax(mlp_logits(self.scaler, self.network, self.inputs(x)),
                                  self.temperature)
         if self.hand is not None:
             probs = with_hand_digits(probs, self.hand.predict_proba(x))
@@ -407,6 +418,14 @@ def with_printed_digits(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
     classic = classic.reshape(len(probs), -1)[:, 1:]
     classic = classic / np.maximum(classic.sum(axis=1, keepdims=True), 1e-12)
     return _with_mean_digits(probs, PRINTED_CLASSES, classic)
+
+
+def with_typed_entries(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
+    """with_printed_digits for the person's digits of a screenshot: an app types them in a
+    face of its own, which the classic digit model reads as it reads print."""
+    classic = classic.reshape(len(probs), -1)[:, 1:]
+    classic = classic / np.maximum(classic.sum(axis=1, keepdims=True), 1e-12)
+    return _with_mean_digits(probs, ENTRY_CLASSES, classic)
 
 
 def with_classic_doubt(probs: np.ndarray, classic: np.ndarray,

@@ -163,6 +163,14 @@ def mark_seen(contrast: np.ndarray, height: np.ndarray) -> np.ndarray:
                     _log_ramp(contrast, *SMALL_MARK_SEEN))
 
 
+def mark_seen_at_all(seen: Marks) -> np.ndarray:
+    """(SIZE*SIZE,) how surely each cell holds any mark at all (the complement of
+    with_mark_evidence's no-mark evidence, from the contrast with the page's lines left
+    in)."""
+    own = seen.contrast if seen.with_lines is None else seen.with_lines
+    return _log_ramp(own, *NO_MARK)
+
+
 def with_mark_evidence(probs: np.ndarray, contrast: np.ndarray, height: np.ndarray,
                        with_lines: np.ndarray | None = None, noise: float = 0.0) -> np.ndarray:
     """Class probabilities whose blank share heeds the cell's own marks (see marks()):

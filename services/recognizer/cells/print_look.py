@@ -1,5 +1,6 @@
 """Cheap looks at a grid read as classic: is it plainly cage free (cage_free), plainly
-print only, a screenshot nobody wrote on (plainly_printed)?
+print only, a screenshot nobody wrote on (plainly_printed), drawn by a program at all
+(rendered)?
 
 Telling a person's digits and pencil notes from print (cells/half_solved.py) costs as
 much as the rest of the reading, and the cage wall test (killer/reading.py) much of it. A
@@ -18,12 +19,15 @@ import cv2
 import numpy as np
 
 from services.recognizer.cells.tuning import (
+    CELL_SHADE,
     DEEP_INK,
     FLAT_PAPER,
     GREY,
     MARK,
     ONE_COLOUR,
     OPEN_SHARE,
+    RENDERED,
+    SHADED_CELLS,
     SOLID_LINE,
 )
 from services.recognizer.cells.tuning import (
@@ -128,3 +132,34 @@ def plainly_printed(straight: np.ndarray, classic: np.ndarray) -> bool:
     inked = np.flatnonzero(marked)
     cores = _insets(straight, n, MARGIN)[inked, insets[inked].argmin(axis=1)].astype(np.int16)
     return not len(cores) or int((cores.max(axis=0) - cores.min(axis=0)).max()) <= ONE_COLOUR
+
+
+def rendered(gray: np.ndarray, lattice: np.ndarray, straight: np.ndarray) -> bool:
+    """Whether the grid at `lattice` in `gray` is drawn by a program (a screenshot), not
+    photographed: at least RENDERED of its neighbouring pixels are exactly alike, and
+    each cell's paper is one shade (`straight`: the grid straightened, BGR). A screen's
+    paper, highlights and digits are flat colours, a highlight filling whole cells; a
+    camera's grain makes neighbours differ by a level or two nearly everywhere, and a
+    shadow's edge crosses cells."""
+    (x0, y0), (x1, y1) = lattice.reshape(-1, 2).min(axis=0), lattice.reshape(-1, 2).max(axis=0)
+    dx, dy = 0.1 * (x1 - x0), 0.1 * (y1 - y0)
+    inner = gray[max(0, int(y0 + dy)):int(y1 - dy), max(0, int(x0 + dx)):int(x1 - dx)]
+    if inner.shape[0] < 2 or inner.shape[1] < 2:
+        return False
+    alike = (np.count_nonzero(inner[:, 1:] == inner[:, :-1])
+             + np.count_nonzero(inner[1:] == inner[:-1]))
+    pairs = inner.shape[0] * (inner.shape[1] - 1) + (inner.shape[0] - 1) * inner.shape[1]
+    return alike >= RENDERED * pairs and _paper_flat_in_cells(straight, lattice.shape[0] - 1)
+
+
+def _paper_flat_in_cells(straight: np.ndarray, n: int) -> bool:
+    """Whether the paper of all cells but SHADED_CELLS of them (its inset, the ink closed
+    over) spans at most CELL_SHADE grey levels between its 5th and 95th percentiles (a
+    shadow's edge runs across a row of cells; a grid found a little off takes in some
+    of the screen beside it at a corner)."""
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
+    cell = gray.shape[0] // n
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cell // 3 | 1,) * 2)
+    paper = _insets(cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel), n, MARGIN)
+    low, high = np.percentile(paper, [5, 95], axis=1)
+    return int(np.count_nonzero(high - low > CELL_SHADE)) <= SHADED_CELLS * n * n

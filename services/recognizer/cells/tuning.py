@@ -102,6 +102,17 @@ FLAT_PAPER = 0.5  # at least this share of the grid's pixels is exactly the pape
 DEEP_INK = 60  # grey levels from the paper to the darkest ink, at least
 MARK = 0.12  # a pixel this share of the way from the paper to the darkest ink is a mark
 ONE_COLOUR = 10  # the digits' darkest pixels differ by at most this, in every channel
+# A grid drawn by a program: at least this share of its neighbouring pixels exactly alike
+# (print_look.rendered). Measured: real phone photos at most 0.52 (the 97 dev photos,
+# 640x480) and 0.49 (the 160 half-solved pages); app screenshots 0.86-0.96 as PNG,
+# 0.57-0.88 as JPEG at quality 88 (those below it keep the photos' cell model).
+RENDERED = 0.6
+# ... and each cell's paper is one shade: at most this many grey levels between its 5th
+# and 95th percentiles once its ink is closed over. Measured: app screenshots of every
+# theme family at most 5 (PNG and JPEG); a shadow's edge across a flat page 88 or more.
+# A share SHADED_CELLS of the cells may be shaded more (a shadow's edge crosses 9 or more).
+CELL_SHADE = 16
+SHADED_CELLS = 0.05
 LOOK_INSET = 0.15  # of a cell's side: its inset, clear of the grid lines
 # A killer's cage outline runs at least 0.06 of a cell beyond its grid line's half width
 # (killer_render.vary), dashed or solid, through nearly every cell, where the grid's
