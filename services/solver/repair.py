@@ -60,6 +60,7 @@ from services.solver.box_guess import settled_by_digits
 from services.solver.budget import Budget
 from services.solver.cage_sums import (
     add_region_totals,
+    cached_rules,
     prune_sums,
     settled_candidates,
 )
@@ -91,6 +92,7 @@ from services.solver.sudoku import (
     solve_grid,
     solver_parameters,
 )
+from services.solver.sum_order import settle_by_sums
 
 EVERY_SUM = 2.0  # as a stage's doubt limit: every sum may take an unread value
 # Killer repair stages: (readings at least this likely, a sum whose top candidate is less
@@ -243,6 +245,9 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
             else "unknown"
     fallback = Outcome(values, totals, answer, score(values, totals)) \
         if answer.verdict == "multiple" else None
+    if region_rule and all(len(o.values) == 1 for o in cells):
+        return repair_sums(geo, cells, cages, sums, budget, fallback,
+                           lambda t: score(values, t), lambda t: puzzle_answer(values, t))
 
     cands = [geo.full] * geo.cells
     if RULE_OUT_SUMS and cages:
@@ -350,6 +355,26 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     if fallback is None and (cut_short or budget.spent()):
         return "unknown"
     return fallback
+
+
+def repair_sums(geo: Geometry, cells: list[Options], cages: list[list[int]],
+                sums: list[Options], budget: Budget, argmax: Outcome | None,
+                score, answer_of) -> Outcome | None | str:
+    """repair_on_layout for cells read for sure: the sum choices the 45 rule allows, tried
+    likeliest first (sum_order.py). `argmax`: the argmax reading when it has several
+    solutions (it is not solved again)."""
+    costs = [{s: option_cost(o, p) for s, p in o.values} for o in sums]
+    known = {tuple(argmax.sums): argmax.answer} if argmax else {}
+    found = settle_by_sums(
+        costs, cached_rules(geo, tuple(tuple(c) for c in cages))[0],
+        lambda totals: known.get(tuple(totals)) or answer_of(totals),
+        score, budget, UNIQUE_SEARCH_LOSS, MAX_UNIQUE_TRIES)
+    if isinstance(found, str):
+        return argmax or found
+    if not found:
+        return argmax
+    last = found[-1] if found[-1][1].verdict == "unique" else found[0]
+    return Outcome([o.best for o in cells], last[0], last[1], last[2])
 
 
 # --- Killer walls as read --------------------------------------------------------------
