@@ -245,9 +245,11 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
             else "unknown"
     fallback = Outcome(values, totals, answer, score(values, totals)) \
         if answer.verdict == "multiple" else None
-    if region_rule and all(len(o.values) == 1 for o in cells):
-        return repair_sums(geo, cells, cages, sums, budget, fallback,
-                           lambda t: score(values, t), lambda t: puzzle_answer(values, t))
+    if region_rule:
+        found = repair_sums(geo, cells, cages, sums, budget, fallback,
+                            lambda t: score(values, t), lambda t: puzzle_answer(values, t))
+        if found != "open":
+            return found
 
     cands = [geo.full] * geo.cells
     if RULE_OUT_SUMS and cages:
@@ -360,20 +362,26 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
 def repair_sums(geo: Geometry, cells: list[Options], cages: list[list[int]],
                 sums: list[Options], budget: Budget, argmax: Outcome | None,
                 score, answer_of) -> Outcome | None | str:
-    """repair_on_layout for cells read for sure: the sum choices the 45 rule allows, tried
-    likeliest first (sum_order.py). `argmax`: the argmax reading when it has several
-    solutions (it is not solved again)."""
+    """repair_on_layout with the cells as read: the sum choices the 45 rule allows, tried
+    likeliest first (sum_order.py), while they cost less than changing any cell would.
+    `argmax`: the argmax reading when it has several solutions (not solved again).
+    Returns "open" when the readings that change a cell must be looked at too."""
     costs = [{s: option_cost(o, p) for s, p in o.values} for o in sums]
+    cell_change = min((option_cost(o, o.values[1][1]) for o in cells if len(o.values) > 1),
+                      default=math.inf)
     known = {tuple(argmax.sums): argmax.answer} if argmax else {}
     found = settle_by_sums(
         costs, cached_rules(geo, tuple(tuple(c) for c in cages))[0],
         lambda totals: known.get(tuple(totals)) or answer_of(totals),
-        score, budget, UNIQUE_SEARCH_LOSS, MAX_UNIQUE_TRIES)
+        score, budget, UNIQUE_SEARCH_LOSS, MAX_UNIQUE_TRIES, below=cell_change)
     if isinstance(found, str):
         return argmax or found
-    if not found:
+    solvable, settled = found
+    if not settled:
+        return "open"
+    if not solvable:
         return argmax
-    last = found[-1] if found[-1][1].verdict == "unique" else found[0]
+    last = solvable[-1] if solvable[-1][1].verdict == "unique" else solvable[0]
     return Outcome([o.best for o in cells], last[0], last[1], last[2])
 
 

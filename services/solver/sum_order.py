@@ -14,7 +14,10 @@ the ranges left the true sums among the first few choices, each solved in 0.02-0
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Iterator
+
+import numpy as np
 
 from services.solver.budget import Budget
 from services.solver.cage_sums import SumRule
@@ -37,34 +40,28 @@ def likeliest_first(costs: list[dict[int, int]], rules: list[SumRule],
     cheapest_rest = [0] * (len(order) + 1)  # an A* bound: the cheapest value of each cage
     for d in range(len(order) - 1, -1, -1):
         cheapest_rest[d] = cheapest_rest[d + 1] + ranked[d][0][1]
-    # Each range, at each depth where it can fail: its members chosen by then, and the
-    # least and most the members after it can add. A cage with one value only narrows the
-    # range (prune_sums has checked that the ranges can be met at all).
-    checks: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in order]
-    for rule in rules:
-        members = sorted(depth_of[k] for k in rule.cages)
-        for d in members:
-            if len(ranked[d]) > 1:
-                after = [m for m in members if m > d]
-                checks[d].append((tuple(m for m in members if m <= d),
-                                  rule.low - sum(high[m] for m in after),
-                                  rule.high - sum(low[m] for m in after)))
+    # The ranges as arrays over the rules: the cages each has (by depth), and at each depth
+    # the least and most the cages chosen so far may add up to for the cages after them
+    # to complete the range (a partial choice carries its totals per rule).
+    member = np.zeros((len(order), len(rules)), dtype=np.int64)
+    for r, rule in enumerate(rules):
+        for k in rule.cages:
+            member[depth_of[k], r] = 1
+    lows, highs = np.array(low)[:, None], np.array(high)[:, None]
+    rule_low = np.array([rule.low for rule in rules], dtype=np.int64)
+    rule_high = np.array([rule.high for rule in rules], dtype=np.int64)
+    least = rule_low - np.cumsum((member * highs)[::-1], axis=0)[::-1] + member * highs
+    most = rule_high - np.cumsum((member * lows)[::-1], axis=0)[::-1] + member * lows
 
-    def meets_rules(chosen: tuple[int, ...]) -> bool:
-        """Whether every range the last choice takes part in can still be met."""
-        for members, least, most in checks[len(chosen) - 1]:
-            total = sum(map(chosen.__getitem__, members))
-            if total < least or total > most:
-                return False
-        return True
-
-    frontier: list[tuple[int, int, tuple[int, ...]]] = [(cheapest_rest[0], 0, ())]
+    start = np.zeros(len(rules), dtype=np.int64)
+    frontier: list[tuple[int, int, tuple[int, ...], np.ndarray]] = [
+        (cheapest_rest[0], 0, (), start)]
     expanded = 0
     while frontier:
         expanded += 1
         if expanded % BUDGET_CHECK_EVERY == 0 and budget.spent():
             return
-        _, cost, chosen = heapq.heappop(frontier)
+        _, cost, chosen, totals = heapq.heappop(frontier)
         d = len(chosen)
         if d == len(order):
             values = [0] * d
@@ -73,28 +70,35 @@ def likeliest_first(costs: list[dict[int, int]], rules: list[SumRule],
             yield cost, values
             continue
         for v, c in ranked[d]:
-            longer = (*chosen, v)
-            if meets_rules(longer):
-                heapq.heappush(frontier, (cost + c + cheapest_rest[d + 1], cost + c, longer))
+            longer = totals + v * member[d]
+            if not ((longer < least[d]) | (longer > most[d])).any():
+                heapq.heappush(frontier, (cost + c + cheapest_rest[d + 1], cost + c,
+                                          (*chosen, v), longer))
 
 
 def settle_by_sums(costs: list[dict[int, int]], rules: list[SumRule],
                    answer_of: Callable[[list[int]], GridAnswer],
-                   score: Callable[[list[int]], float], budget: Budget,
-                   loss: float, tries: int) -> list[tuple[list[int], GridAnswer, float]] | str:
+                   score: Callable[[list[int]], float], budget: Budget, loss: float,
+                   tries: int, below: float = math.inf
+                   ) -> tuple[list[tuple[list[int], GridAnswer, float]], bool] | str:
     """The sum choices `likeliest_first` lists, solved in turn (answer_of) until one has a
     unique solution, the choices fall more than `loss` below the first solvable one's
-    score, or `tries` solvable ones had several solutions.
+    score, or `tries` solvable ones had several solutions; choices that cost `below` or
+    more are left to the caller (a reading that changes a cell costs that much).
 
     Returns the solvable choices found, (sums, answer, score), the first the likeliest and
-    the last unique when one is; "unknown" when the budget ran out before any."""
+    the last unique when one is, and whether they settle the reading (False: the caller
+    must look at readings that cost `below` or more); "unknown" when the budget ran out
+    before any choice was solvable."""
     solvable: list[tuple[list[int], GridAnswer, float]] = []
-    for _, totals in likeliest_first(costs, rules, budget):
+    for cost, totals in likeliest_first(costs, rules, budget):
         if budget.spent():
             break
         s = score(totals)
         if solvable and s < solvable[0][2] - loss:
-            return solvable
+            return solvable, True
+        if cost >= below:
+            return solvable, False
         answer = answer_of(totals)
         if answer.verdict == "none":
             continue
@@ -102,8 +106,8 @@ def settle_by_sums(costs: list[dict[int, int]], rules: list[SumRule],
             break  # cut short by the budget
         solvable.append((totals, answer, s))
         if answer.verdict == "unique" or len(solvable) >= tries:
-            return solvable
+            return solvable, True
     else:
-        return solvable  # every choice the rules allow was tried
-    return solvable or "unknown"
-
+        if not budget.spent():
+            return solvable, True  # every choice the rules allow was tried
+    return (solvable, True) if solvable else "unknown"
