@@ -15,12 +15,16 @@ solution, preferring one whose solution is unique:
    model is first built from the likelier readings only, and as a last resort a sum may
    take a value none of its candidates has, a doubtful sum before any (KILLER_STAGES).
    Before each killer stage's search, the cage sizes and the 45 rule of every region
-   prune the sums' values (cage_sums.py); a stage with no unread values also gets the
-   region totals in its model. A killer whose search cannot settle in time goes to a
-   person with the sums the pruning leaves deciding as suspects.
+   prune the sums' values (cage_sums.py). A stage with no unread values first keeps
+   the cells as read and tries the sum choices the 45 rule allows, likeliest first,
+   each as a killer with known sums (sum_order.py), while they cost less than changing
+   a cell would; past that, its model gets the region totals. A killer whose search
+   cannot settle in time goes to a person with the sums the pruning leaves deciding as
+   suspects.
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
-   contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
-   within UNIQUE_SEARCH_LOSS of the best solvable one.
+   contradict S1 or S2 somewhere, and the model is solved again (the sum choices: the
+   next one is tried), while the reading stays within UNIQUE_SEARCH_LOSS of the best
+   solvable one.
 
 Killer walls: cages are the connected regions of walls with p >= 0.5. When those regions
 do not each hold exactly one cage sum, or the best reading on them has no solution, the
@@ -155,6 +159,7 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         return repair_on_layout(geo, cells, cages, sums, budget)
     best: Outcome | None | str = None
     tried = set()
+    solved: dict[tuple[int, ...], GridAnswer] = {}  # sums tried with the cells as read
     for floor, doubt, share in KILLER_STAGES:
         if doubt and isinstance(best, Outcome):
             break
@@ -171,7 +176,8 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         if RULE_OUT_SUMS:
             ruled = ruled_out(geo, cages, narrow_sums, doubt)
             found = None if ruled is None else repair_on_layout(
-                geo, narrow_cells, cages, ruled, budget.part(share), region_rule=not doubt)
+                geo, narrow_cells, cages, ruled, budget.part(share), region_rule=not doubt,
+                solved=solved)
         else:
             found = repair_on_layout(geo, narrow_cells, cages, narrow_sums,
                                      budget.part(share), doubt)
@@ -213,7 +219,8 @@ def may_be_unread(o: Options, doubt: float) -> bool:
 
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
                      sums: list[Options], budget: Budget, doubt: float = 0.0,
-                     region_rule: bool = False) -> Outcome | None | str:
+                     region_rule: bool = False, solved: dict | None = None
+                     ) -> Outcome | None | str:
     """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`;
     a sum whose top candidate is less likely than `doubt` may also take any other value.
     `region_rule` puts the 45 rule of every region in the model (cage_sums.py), with
@@ -238,8 +245,21 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
                 + sum(log_prob(o, t) for o, t in zip(sums, totals, strict=True)))
 
     values = [o.best for o in cells]
+    solved = {} if solved is None else solved
+
+    def as_read(totals: list[int]) -> GridAnswer:
+        """The puzzle with the cells as read, each choice of sums solved once per layout
+        (a wider stage tries the narrower one's choices again)."""
+        key = tuple(totals)
+        if key not in solved:
+            answer = puzzle_answer(values, totals)
+            if answer.verdict == "unknown":
+                return answer  # cut short: no answer to keep
+            solved[key] = answer
+        return solved[key]
+
     totals = [o.best for o in sums]
-    answer = puzzle_answer(values, totals)
+    answer = as_read(totals)
     if answer.verdict in ("unique", "unknown"):
         return Outcome(values, totals, answer, score(values, totals)) if answer.solution \
             else "unknown"
@@ -247,7 +267,7 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
         if answer.verdict == "multiple" else None
     if region_rule:
         found = repair_sums(geo, cells, cages, sums, budget, fallback,
-                            lambda t: score(values, t), lambda t: puzzle_answer(values, t))
+                            lambda t: score(values, t), as_read)
         if found != "open":
             return found
 
@@ -364,16 +384,14 @@ def repair_sums(geo: Geometry, cells: list[Options], cages: list[list[int]],
                 score, answer_of) -> Outcome | None | str:
     """repair_on_layout with the cells as read: the sum choices the 45 rule allows, tried
     likeliest first (sum_order.py), while they cost less than changing any cell would.
-    `argmax`: the argmax reading when it has several solutions (not solved again).
+    `argmax`: the argmax reading when it has several solutions.
     Returns "open" when the readings that change a cell must be looked at too."""
     costs = [{s: option_cost(o, p) for s, p in o.values} for o in sums]
     cell_change = min((option_cost(o, o.values[1][1]) for o in cells if len(o.values) > 1),
                       default=math.inf)
-    known = {tuple(argmax.sums): argmax.answer} if argmax else {}
-    found = settle_by_sums(
-        costs, cached_rules(geo, tuple(tuple(c) for c in cages))[0],
-        lambda totals: known.get(tuple(totals)) or answer_of(totals),
-        score, budget, UNIQUE_SEARCH_LOSS, MAX_UNIQUE_TRIES, below=cell_change)
+    found = settle_by_sums(costs, cached_rules(geo, tuple(tuple(c) for c in cages))[0],
+                           answer_of, score, budget, UNIQUE_SEARCH_LOSS, MAX_UNIQUE_TRIES,
+                           below=cell_change)
     if isinstance(found, str):
         return argmax or found
     solvable, settled = found

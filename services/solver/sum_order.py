@@ -31,8 +31,9 @@ def likeliest_first(costs: list[dict[int, int]], rules: list[SumRule],
     """(cost, one value per cage) for every choice from `costs` ({value: cost} per cage)
     that meets every rule, cheapest first (ties in a fixed order). Stops early when the
     budget is spent."""
-    # Cages with fewer values first: the ranges then cut the list short soonest.
-    order = sorted(range(len(costs)), key=lambda k: (len(costs[k]), k))
+    # Cages with one value first (they cost nothing), then in the layout's order, top to
+    # bottom, so that the ranges of the top rows close early.
+    order = sorted(range(len(costs)), key=lambda k: (len(costs[k]) > 1, k))
     depth_of = {k: d for d, k in enumerate(order)}
     ranked = [sorted(costs[k].items(), key=lambda vc: (vc[1], vc[0])) for k in order]
     low = [min(costs[k]) for k in order]
@@ -53,27 +54,43 @@ def likeliest_first(costs: list[dict[int, int]], rules: list[SumRule],
     least = rule_low - np.cumsum((member * highs)[::-1], axis=0)[::-1] + member * highs
     most = rule_high - np.cumsum((member * lows)[::-1], axis=0)[::-1] + member * lows
 
-    start = np.zeros(len(rules), dtype=np.int64)
-    frontier: list[tuple[int, int, tuple[int, ...], np.ndarray]] = [
-        (cheapest_rest[0], 0, (), start)]
+    def first_fitting(d: int, start: int, cost: int, chosen: tuple[int, ...],
+                      totals: np.ndarray) -> tuple | None:
+        """The cheapest value from ranked[d][start:] that fits after `chosen`, as a
+        frontier entry (the bound, cost, choices, totals per rule, its index)."""
+        for i in range(start, len(ranked[d])):
+            v, c = ranked[d][i]
+            longer = totals + v * member[d]
+            if not ((longer < least[d]) | (longer > most[d])).any():
+                return cost + c + cheapest_rest[d + 1], cost + c, (*chosen, v), longer, i
+        return None
+
+    # A* with each node's children put on the frontier one at a time, cheapest first: a
+    # child taken off brings its next sibling, so a cage's unlikely values (most of a wide
+    # stage's) are never checked until the choices before them are.
+    frontier = [(cheapest_rest[0], 0, (), np.zeros(len(rules), dtype=np.int64), -1)]
     expanded = 0
     while frontier:
         expanded += 1
         if expanded % BUDGET_CHECK_EVERY == 0 and budget.spent():
             return
-        _, cost, chosen, totals = heapq.heappop(frontier)
+        _, cost, chosen, totals, index = heapq.heappop(frontier)
         d = len(chosen)
+        if d:
+            v = chosen[-1]
+            sibling = first_fitting(d - 1, index + 1, cost - ranked[d - 1][index][1],
+                                    chosen[:-1], totals - v * member[d - 1])
+            if sibling is not None:
+                heapq.heappush(frontier, sibling)
         if d == len(order):
             values = [0] * d
             for depth, v in enumerate(chosen):
                 values[order[depth]] = v
             yield cost, values
             continue
-        for v, c in ranked[d]:
-            longer = totals + v * member[d]
-            if not ((longer < least[d]) | (longer > most[d])).any():
-                heapq.heappush(frontier, (cost + c + cheapest_rest[d + 1], cost + c,
-                                          (*chosen, v), longer))
+        child = first_fitting(d, 0, cost, chosen, totals)
+        if child is not None:
+            heapq.heappush(frontier, child)
 
 
 def settle_by_sums(costs: list[dict[int, int]], rules: list[SumRule],

@@ -27,7 +27,8 @@ def options():
 def test_the_every_sum_stage_gets_all_the_time_the_narrower_ones_leave(monkeypatch):
     given = {}
 
-    def stage(geo, cells, cages, sums, budget, doubt=0.0, region_rule=False):
+    def stage(geo, cells, cages, sums, budget, doubt=0.0, region_rule=False,
+              solved=None):
         floor = min(p for o in cells for _, p in o.values)
         # The stage's unread sum values come in its options (ruled out by the 45 rule
         # first): one doubtful sum free, or both.
@@ -49,7 +50,8 @@ def test_no_stage_starts_once_the_budget_is_spent(monkeypatch):
     budget = Budget.start(wall_seconds=600.0, cpu_seconds=0.05)
     calls = []
 
-    def stage(geo, cells, cages, sums, part, doubt=0.0, region_rule=False):
+    def stage(geo, cells, cages, sums, part, doubt=0.0, region_rule=False,
+              solved=None):
         calls.append(doubt)
         while not budget.spent():  # a search cut short by the budget: it spends it all
             pass
