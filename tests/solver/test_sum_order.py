@@ -18,8 +18,8 @@ from services.solver.budget import Budget
 from services.solver.cage_sums import SumRule
 from services.solver.grid import geometry
 from services.solver.repair import KILLER_SETTLE_SECONDS
-from services.solver.sudoku import solve_grid
-from services.solver.sum_order import likeliest_first
+from services.solver.sudoku import GridAnswer, solve_grid
+from services.solver.sum_order import likeliest_first, settle_by_sums
 
 GEO = geometry(9, (3, 3))
 
@@ -40,6 +40,23 @@ def test_choices_come_cheapest_first_and_are_every_one_the_ranges_allow():
     assert sorted(map(tuple, (v for _, v in listed))) == sorted(map(tuple, (v for _, v in every)))
     assert [c for c, _ in listed] == sorted(c for c, _ in every)
     assert all(c == sum(costs[k][v] for k, v in enumerate(values)) for c, values in listed)
+
+
+def test_choices_that_cost_more_than_changing_a_cell_are_left_to_the_caller():
+    costs = [{10: 0, 11: 500}, {12: 0, 13: 700}]
+    tried = []
+
+    def answer_of(totals):
+        tried.append(totals)
+        return GridAnswer("none")
+
+    def settle(below):
+        return settle_by_sums(costs, [], answer_of, lambda t: 0.0, Budget.start(60.0),
+                              loss=1.0, tries=8, below=below)
+
+    assert settle(600) == ([], False)  # a changed cell (600) may be likelier than 13
+    assert tried == [[10, 12], [11, 12]]
+    assert settle(2000) == ([], True)  # every choice tried: none is solvable
 
 
 def test_the_likeliest_solvable_sums_are_the_ones_trying_them_all_finds():
