@@ -18,9 +18,10 @@ solution, preferring one whose solution is unique:
    prune the sums' values (cage_sums.py). A stage with no unread values first keeps
    the cells as read and tries the sum choices the 45 rule allows, likeliest first,
    each as a killer with known sums (sum_order.py), while they cost less than changing
-   a cell would; past that, its model gets the region totals. A killer whose search
-   cannot settle in time goes to a person with the sums the pruning leaves deciding as
-   suspects.
+   a cell would; past that, its model gets the region totals. Choices left untried when
+   its time runs out go on in the next such stage, with all the time left (the stages
+   with unread values would not finish either). A killer whose search cannot settle in
+   time goes to a person with the sums the pruning leaves deciding as suspects.
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
    contradict S1 or S2 somewhere, and the model is solved again (the sum choices: the
    next one is tried), while the reading stays within UNIQUE_SEARCH_LOSS of the best
@@ -129,6 +130,7 @@ CONFIDENT_PROB = 0.9  # after a correction, readings this likely stay as read
 # Before any search, each stage's sum values are pruned by the cage sizes and the 45 rule
 # (cage_sums.py); off, the search alone rules them out (bench/cage_sums.py compares both).
 RULE_OUT_SUMS = True
+UNTRIED = "untried"  # a stage's time ran out with sum choices (cells as read) left to try
 
 
 # --- The repair model ------------------------------------------------------------------
@@ -160,9 +162,15 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
     best: Outcome | None | str = None
     tried = set()
     solved: dict[tuple[int, ...], GridAnswer] = {}  # sums tried with the cells as read
+    untried = False  # a stage ran out of time with the read sums' choices still listed
     for floor, doubt, share in KILLER_STAGES:
         if doubt and isinstance(best, Outcome):
             break
+        if doubt and untried:
+            # A stage with unread values searches the read ones too, without the 45 rule's
+            # ranges: it would not finish either. The next stage without them goes on
+            # where this one stopped (`solved`), with all the time left.
+            continue
         narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
         size = sum(len(o.values) for o in narrow_cells + narrow_sums)
         free = sum(may_be_unread(o, doubt) for o in narrow_sums)
@@ -176,8 +184,10 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         if RULE_OUT_SUMS:
             ruled = ruled_out(geo, cages, narrow_sums, doubt)
             found = None if ruled is None else repair_on_layout(
-                geo, narrow_cells, cages, ruled, budget.part(share), region_rule=not doubt,
-                solved=solved)
+                geo, narrow_cells, cages, ruled, budget.part(1.0 if untried else share),
+                region_rule=not doubt, solved=solved)
+            if found == UNTRIED:
+                untried, found = True, "unknown"
         else:
             found = repair_on_layout(geo, narrow_cells, cages, narrow_sums,
                                      budget.part(share), doubt)
@@ -385,7 +395,8 @@ def repair_sums(geo: Geometry, cells: list[Options], cages: list[list[int]],
     """repair_on_layout with the cells as read: the sum choices the 45 rule allows, tried
     likeliest first (sum_order.py), while they cost less than changing any cell would.
     `argmax`: the argmax reading when it has several solutions.
-    Returns "open" when the readings that change a cell must be looked at too."""
+    Returns "open" when the readings that change a cell must be looked at too, UNTRIED
+    when the budget ran out with choices left to try."""
     costs = [{s: option_cost(o, p) for s, p in o.values} for o in sums]
     cell_change = min((option_cost(o, o.values[1][1]) for o in cells if len(o.values) > 1),
                       default=math.inf)
@@ -393,7 +404,7 @@ def repair_sums(geo: Geometry, cells: list[Options], cages: list[list[int]],
                            answer_of, score, budget, UNIQUE_SEARCH_LOSS, MAX_UNIQUE_TRIES,
                            below=cell_change)
     if isinstance(found, str):
-        return argmax or found
+        return argmax or UNTRIED
     solvable, settled = found
     if not settled:
         return "open"
