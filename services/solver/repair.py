@@ -97,7 +97,7 @@ from services.solver.sudoku import (
     solve_grid,
     solver_parameters,
 )
-from services.solver.sum_order import settle_by_sums
+from services.solver.sum_order import settle_by_sums, tied_values
 
 EVERY_SUM = 2.0  # as a stage's doubt limit: every sum may take an unread value
 # Killer repair stages: (readings at least this likely, a sum whose top candidate is less
@@ -131,6 +131,10 @@ CONFIDENT_PROB = 0.9  # after a correction, readings this likely stay as read
 # (cage_sums.py); off, the search alone rules them out (bench/cage_sums.py compares both).
 RULE_OUT_SUMS = True
 UNTRIED = "untried"  # a stage's time ran out with sum choices (cells as read) left to try
+# A sum with more values about as likely as its likeliest is one not read at all (every
+# value 1/45): its values are not tried one by one, the joint model finds it from the
+# others (six such sums: 0.1 s, while trying their choices in turn did not settle).
+MAX_TIED_VALUES = 8
 
 
 # --- The repair model ------------------------------------------------------------------
@@ -395,9 +399,11 @@ def repair_sums(geo: Geometry, cells: list[Options], cages: list[list[int]],
     """repair_on_layout with the cells as read: the sum choices the 45 rule allows, tried
     likeliest first (sum_order.py), while they cost less than changing any cell would.
     `argmax`: the argmax reading when it has several solutions.
-    Returns "open" when the readings that change a cell must be looked at too, UNTRIED
-    when the budget ran out with choices left to try."""
+    Returns "open" when the readings that change a cell must be looked at too, or a sum
+    was not read at all; UNTRIED when the budget ran out with choices left to try."""
     costs = [{s: option_cost(o, p) for s, p in o.values} for o in sums]
+    if any(len(tied) > MAX_TIED_VALUES for tied in tied_values(costs)):
+        return "open"
     cell_change = min((option_cost(o, o.values[1][1]) for o in cells if len(o.values) > 1),
                       default=math.inf)
     found = settle_by_sums(costs, cached_rules(geo, tuple(tuple(c) for c in cages))[0],

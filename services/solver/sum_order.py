@@ -26,6 +26,7 @@ from services.solver.cage_sums import SumRule
 from services.solver.sudoku import GridAnswer
 
 BUDGET_CHECK_EVERY = 256  # partial choices expanded between looks at the clock
+TIE_COST = 200  # values whose costs differ by this little (a factor 1.22) are about tied
 
 
 def likeliest_first(costs: list[dict[int, int]], rules: list[SumRule],
@@ -93,6 +94,12 @@ def likeliest_first(costs: list[dict[int, int]], rules: list[SumRule],
         child = first_fitting(d, 0, cost, chosen, totals)
         if child is not None:
             heapq.heappush(frontier, child)
+
+
+def tied_values(costs: list[dict[int, int]], within: int = TIE_COST) -> list[list[int]]:
+    """Each cage's values that cost at most `within` more than its cheapest one."""
+    return [[v for v, c in cage.items() if c - min(cage.values()) <= within]
+            for cage in costs]
 
 
 def settle_by_sums(costs: list[dict[int, int]], rules: list[SumRule],

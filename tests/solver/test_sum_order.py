@@ -13,6 +13,7 @@ import pytest
 from doubtful_sums import doubtful_reading
 
 from gridsight.synth.puzzles import make_killer
+from services.contracts import SumCandidate
 from services.solver import solve_reading
 from services.solver.budget import Budget
 from services.solver.cage_sums import SumRule
@@ -100,3 +101,17 @@ def test_many_doubtful_sums_that_are_all_among_the_read_ones_settle_well_in_time
     assert time.thread_time() - started < KILLER_SETTLE_SECONDS / 2
     assert result.verdict == "unique" and result.solution == truth
     assert result.status == "needs_review"  # sums changed: a person confirms them
+
+
+def test_sums_not_read_at_all_are_found_from_the_others():
+    # Six sums with every value 1/45: their choices tie, so the joint model finds them
+    # from the others (trying the choices one by one did not settle in time).
+    puzzle, truth = make_killer(random.Random(5), 9)
+    reading, _ = doubtful_reading(puzzle, 0, random.Random(5))
+    unread = [SumCandidate(value=v, prob=round(1 / 45, 6)) for v in range(1, 46)]
+    for s in reading.cage_sums[::3][:6]:
+        s.candidates = unread
+    started = time.thread_time()
+    result = solve_reading(reading)
+    assert result.verdict == "unique" and result.solution == truth
+    assert time.thread_time() - started < KILLER_SETTLE_SECONDS
