@@ -13,11 +13,13 @@ hold distinct digits), so each region gives two ranges on sums of cage sums, and
 region made of whole cages an exact equation. A cage of m cells holds m distinct digits,
 so its sum lies in [m(m+1)/2, m(2n-m+1)/2]. Each doubtful sum keeps only the candidates
 that some choice of the other sums' candidates fits into every range (arc consistency,
-by the sets of totals the candidates can reach), repeated until nothing changes.
+by the sets of totals the candidates can reach), each rule again whenever one of its
+members is narrowed, until nothing changes.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,7 +28,6 @@ from services.solver.grid import Geometry
 from services.solver.propagate import initial_candidates
 from services.solver.sudoku import propagate_all
 
-MAX_PASSES = 20  # passes of the rules over every sum; pruning settles in 2-4
 IMPLIED_CELLS = 4  # innies or outies of up to this many cells that see each other: a cage
 
 
@@ -154,14 +155,14 @@ def sumset(a: int, b: int) -> int:
     return out
 
 
-def narrow_rule(rule: SumRule, domains: list[list[int]]) -> bool | None:
+def narrow_rule(rule: SumRule, domains: list[list[int]]) -> list[int] | None:
     """Drop from the rule's members each value no choice of the others completes to a
-    total in range. Returns whether anything changed, None when a member is left empty."""
+    total in range. Returns the members narrowed, None when a member is left empty."""
     fixed = sum(domains[k][0] for k in rule.cages if len(domains[k]) == 1)
     open_ = [k for k in rule.cages if len(domains[k]) > 1]
     low, high = rule.low - fixed, rule.high - fixed
     if not open_:
-        return False if low <= 0 <= high else None
+        return [] if low <= 0 <= high else None
     # prefix[i]: totals the first i open members can reach; suffix[i]: the members from i.
     prefix = [1]
     for k in open_:
@@ -173,7 +174,7 @@ def narrow_rule(rule: SumRule, domains: list[list[int]]) -> bool | None:
     window = ((1 << (high + 1)) - 1) & ~((1 << max(low, 0)) - 1) if high >= 0 else 0
     if not prefix[-1] & window:
         return None
-    changed = False
+    narrowed = []
     for i, k in enumerate(open_):
         others = sumset(prefix[i], suffix[i + 1])
         kept = [v for v in domains[k] if (others << v) & window]
@@ -181,8 +182,8 @@ def narrow_rule(rule: SumRule, domains: list[list[int]]) -> bool | None:
             return None
         if len(kept) < len(domains[k]):
             domains[k] = kept
-            changed = True
-    return changed
+            narrowed.append(k)
+    return narrowed
 
 
 def prune_sums(geo: Geometry, cages: list[list[int]],
@@ -194,22 +195,34 @@ def prune_sums(geo: Geometry, cages: list[list[int]],
                for cage, values in zip(cages, candidates, strict=True)]
     if any(not d for d in domains):
         return None
-    rules = cached_rules(geo, tuple(tuple(c) for c in cages))
-    for _ in range(MAX_PASSES):
-        changed = False
-        for rule in rules:
-            result = narrow_rule(rule, domains)
-            if result is None:
-                return None
-            changed |= result
-        if not changed:
-            break
+    rules, rules_of = cached_rules(geo, tuple(tuple(c) for c in cages))
+    # A rule is looked at again only when one of its members has been narrowed.
+    waiting = deque(range(len(rules)))
+    queued = [True] * len(rules)
+    while waiting:
+        r = waiting.popleft()
+        queued[r] = False
+        narrowed = narrow_rule(rules[r], domains)
+        if narrowed is None:
+            return None
+        for k in narrowed:
+            for other in rules_of[k]:
+                if not queued[other]:
+                    queued[other] = True
+                    waiting.append(other)
     return domains
 
 
 @lru_cache(maxsize=64)
-def cached_rules(geo: Geometry, cages: tuple[tuple[int, ...], ...]) -> list[SumRule]:
-    return sum_rules(geo, [list(c) for c in cages])
+def cached_rules(geo: Geometry, cages: tuple[tuple[int, ...], ...]
+                 ) -> tuple[list[SumRule], list[list[int]]]:
+    """The rules, and for each cage the rules it is a member of."""
+    rules = sum_rules(geo, [list(c) for c in cages])
+    rules_of: list[list[int]] = [[] for _ in cages]
+    for r, rule in enumerate(rules):
+        for k in rule.cages:
+            rules_of[k].append(r)
+    return rules, rules_of
 
 
 def add_region_totals(model, cages: list[list[int]], sum_exprs: list) -> None:

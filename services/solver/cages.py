@@ -102,6 +102,23 @@ def region_sums(size: int, box: tuple[int, int], cages: list[tuple[list[int], in
     redundant, but tells a solver much about a few cells. Cells are numbered r * size + c;
     groups of up to max_cells cells are returned, each once.
     """
+    sums = [total for _, total in cages]
+    out = []
+    for cells, total, whole, crossing, outies in region_groups(
+            size, box, tuple(tuple(cells) for cells, _ in cages), max_cells):
+        innie_sum = total - sum(sums[k] for k in whole)
+        out.append((list(cells), sum(sums[k] for k in crossing) - innie_sum if outies
+                    else innie_sum))
+    return out
+
+
+@lru_cache(maxsize=256)
+def region_groups(size: int, box: tuple[int, int], cages: tuple[tuple[int, ...], ...],
+                  max_cells: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...],
+                                                 tuple[int, ...], bool]]:
+    """region_sums' groups of cells, which depend on the cages' cells alone: (cells, the
+    region's total, the cages wholly inside it, those crossing its edge, whether the
+    cells are outies). Cached: a repair solves one layout with many choices of sums."""
     unit_total = size * (size + 1) // 2
     br, bc = box
     regions = []
@@ -117,22 +134,20 @@ def region_sums(size: int, box: tuple[int, int], cages: list[tuple[list[int], in
             regions.append([r * size + c for r in range(first, last + 1) for c in range(size)])
             regions.append([r * size + c for c in range(first, last + 1) for r in range(size)])
     owner = {}
-    for k, (cells, _) in enumerate(cages):
+    for k, cells in enumerate(cages):
         for i in cells:
             owner[i] = k
-    found: dict[tuple[int, ...], int] = {}
+    found: dict[tuple[int, ...], tuple] = {}
     for region in regions:
         inside_set = set(region)
         total = unit_total * len(region) // size
         touched = {owner[i] for i in region}
-        whole = [k for k in touched if all(i in inside_set for i in cages[k][0])]
-        partial = touched.difference(whole)
-        innie_sum = total - sum(cages[k][1] for k in whole)
-        innies = tuple(sorted(i for k in partial for i in cages[k][0] if i in inside_set))
-        outies = tuple(sorted(i for k in partial for i in cages[k][0] if i not in inside_set))
-        outie_sum = sum(cages[k][1] for k in partial) - innie_sum
-        for cells, value in ((innies, innie_sum), (outies, outie_sum)):
+        whole = tuple(k for k in touched if all(i in inside_set for i in cages[k]))
+        crossing = tuple(touched.difference(whole))
+        innies = tuple(sorted(i for k in crossing for i in cages[k] if i in inside_set))
+        outies = tuple(sorted(i for k in crossing for i in cages[k] if i not in inside_set))
+        for cells, outside in ((innies, False), (outies, True)):
             if 1 <= len(cells) <= max_cells:
-                found[cells] = value
-    whole_cages = {tuple(sorted(cells)) for cells, _ in cages}
-    return [(list(cells), value) for cells, value in found.items() if cells not in whole_cages]
+                found[cells] = (total, whole, crossing, outside)
+    whole_cages = {tuple(sorted(cells)) for cells in cages}
+    return [(cells, *how) for cells, how in found.items() if cells not in whole_cages]

@@ -15,12 +15,17 @@ solution, preferring one whose solution is unique:
    model is first built from the likelier readings only, and as a last resort a sum may
    take a value none of its candidates has, a doubtful sum before any (KILLER_STAGES).
    Before each killer stage's search, the cage sizes and the 45 rule of every region
-   prune the sums' values (cage_sums.py); a stage with no unread values also gets the
-   region totals in its model. A killer whose search cannot settle in time goes to a
-   person with the sums the pruning leaves deciding as suspects.
+   prune the sums' values (cage_sums.py). A stage with no unread values first keeps
+   the cells as read and tries the sum choices the 45 rule allows, likeliest first,
+   each as a killer with known sums (sum_order.py), while they cost less than changing
+   a cell would; past that, its model gets the region totals. Choices left untried when
+   its time runs out go on in the next such stage, with all the time left (the stages
+   with unread values would not finish either). A killer whose search cannot settle in
+   time goes to a person with the sums the pruning leaves deciding as suspects.
 3. If that reading has several solutions S1, S2, a cut asks the next reading to
-   contradict S1 or S2 somewhere, and the model is solved again, while the reading stays
-   within UNIQUE_SEARCH_LOSS of the best solvable one.
+   contradict S1 or S2 somewhere, and the model is solved again (the sum choices: the
+   next one is tried), while the reading stays within UNIQUE_SEARCH_LOSS of the best
+   solvable one.
 
 Killer walls: cages are the connected regions of walls with p >= 0.5. When those regions
 do not each hold exactly one cage sum, or the best reading on them has no solution, the
@@ -60,15 +65,24 @@ from services.solver.box_guess import settled_by_digits
 from services.solver.budget import Budget
 from services.solver.cage_sums import (
     add_region_totals,
+    cached_rules,
     prune_sums,
     settled_candidates,
 )
 from services.solver.cages import reachable
 from services.solver.errors import PuzzleError
-from services.solver.grid import Geometry, cell_name, check_shape, geometry
-from services.solver.layouts import LOG_FLOOR, Wall, cage_layouts
+from services.solver.grid import Geometry, check_shape, geometry
+from services.solver.layouts import Wall, cage_layouts
 from services.solver.nonogram_repair import solve_nonogram_reading
-from services.solver.read_options import Options, Outcome
+from services.solver.read_options import (
+    Options,
+    Outcome,
+    cell_options,
+    log_prob,
+    normalise_fixed,
+    option_cost,
+    sum_options,
+)
 from services.solver.review import (
     DOUBTFUL_SUM,
     build_result,
@@ -83,8 +97,8 @@ from services.solver.sudoku import (
     solve_grid,
     solver_parameters,
 )
+from services.solver.sum_order import settle_by_sums, tied_values
 
-PRUNE_PROB = 1e-4  # readings less likely than this are left out of the model
 EVERY_SUM = 2.0  # as a stage's doubt limit: every sum may take an unread value
 # Killer repair stages: (readings at least this likely, a sum whose top candidate is less
 # likely than this may take a value none of its candidates has, the share of the CPU time
@@ -111,88 +125,19 @@ EXTRA_LAYOUT_SECONDS = 0.2
 # progress) over the 1.5 s an answer may take. CPU seconds of the working thread, not
 # wall-clock ones: the same reading settles or not whatever the load (budget.py).
 KILLER_SETTLE_SECONDS = 0.8
-COST_SCALE = 1000  # log-probabilities become integer costs in thousandths
 UNLISTED_SUM_PROB = 1e-5  # a cage sum none of the read candidates (the last resort)
 CONFIDENT_PROB = 0.9  # after a correction, readings this likely stay as read
 # Before any search, each stage's sum values are pruned by the cage sizes and the 45 rule
 # (cage_sums.py); off, the search alone rules them out (bench/cage_sums.py compares both).
 RULE_OUT_SUMS = True
-
-
-# --- Checking and normalising the input ------------------------------------------
-
-
-def normalise_fixed(fixed: dict | None) -> dict[str, dict[tuple[int, int], int]]:
-    """{"cells"|"cage_sums"|"walls_right"|"walls_down": {(r, c): value}}.
-
-    Keys may be (r, c) tuples, "r,c" strings (as JSON has them), or the mapping may be a
-    list of [r, c, value] triples.
-    """
-    out: dict[str, dict[tuple[int, int], int]] = {}
-    for name, entries in (fixed or {}).items():
-        if name not in ("cells", "cage_sums", "walls_right", "walls_down"):
-            raise PuzzleError(f"fixed readings: unknown part {name!r}")
-        items = entries.items() if isinstance(entries, dict) else (
-            ((e[0], e[1]), e[2]) for e in entries)
-        part = {}
-        for key, value in items:
-            if isinstance(key, str):
-                key = tuple(int(k) for k in key.replace("(", "").replace(")", "").split(","))
-            part[(int(key[0]), int(key[1]))] = int(value)
-        out[name] = part
-    return out
-
-
-def cell_options(reading: Reading, fixed: dict[tuple[int, int], int]) -> list[Options]:
-    n = reading.size
-    if len(reading.cells) != n or any(len(row) != n for row in reading.cells):
-        raise PuzzleError(f"the reading's cells are not a {n}x{n} grid")
-    out = []
-    for r, row in enumerate(reading.cells):
-        for c, probs in enumerate(row):
-            if len(probs) != n + 1 or any(p < 0 or p != p for p in probs):
-                raise PuzzleError(f"cells[{r}][{c}] ({cell_name(r, c)}) needs {n + 1} "
-                                  f"probabilities (blank, 1..{n}) that are not negative")
-            total = sum(probs) or 1.0
-            ranked = sorted(((v, p / total) for v, p in enumerate(probs)),
-                            key=lambda vp: -vp[1])
-            if (r, c) in fixed:
-                v = fixed[(r, c)]
-                if not 0 <= v <= n:
-                    raise PuzzleError(f"the fixed {cell_name(r, c)}: {v} is not 0..{n}")
-                out.append(Options("cell", r, c, [(v, 1.0)], True, ranked))
-                continue
-            kept = [vp for vp in ranked if vp[1] >= PRUNE_PROB] or ranked[:1]
-            out.append(Options("cell", r, c, kept, alternatives=ranked))
-    return out
-
-
-def sum_options(reading: Reading, fixed: dict[tuple[int, int], int]) -> dict[tuple, Options]:
-    out = {}
-    for s in reading.cage_sums:
-        ranked = sorted(((c.value, c.prob) for c in s.candidates), key=lambda vp: -vp[1])
-        cell = tuple(s.cell)
-        if cell in fixed:
-            out[cell] = Options("cage_sum", *cell, [(fixed[cell], 1.0)], True, ranked)
-        elif ranked:
-            kept = [vp for vp in ranked if vp[1] >= PRUNE_PROB] or ranked[:1]
-            out[cell] = Options("cage_sum", *cell, kept, alternatives=ranked)
-    for cell, value in fixed.items():
-        if cell not in out:
-            out[cell] = Options("cage_sum", *cell, [(value, 1.0)], True)
-    return out
+UNTRIED = "untried"  # a stage's time ran out with sum choices (cells as read) left to try
+# A sum with more values about as likely as its likeliest is one not read at all (every
+# value 1/45): its values are not tried one by one, the joint model finds it from the
+# others (six such sums: 0.1 s, while trying their choices in turn did not settle).
+MAX_TIED_VALUES = 8
 
 
 # --- The repair model ------------------------------------------------------------------
-
-
-def option_cost(options: Options, prob: float) -> int:
-    top = options.values[0][1]
-    return round(COST_SCALE * (math.log(max(top, LOG_FLOOR)) - math.log(max(prob, LOG_FLOOR))))
-
-
-def log_prob(options: Options, value: int) -> float:
-    return math.log(max(dict(options.values).get(value, 0.0), LOG_FLOOR))
 
 
 def argmax_log_prob(cells: list[Options], sums: list[Options]) -> float:
@@ -220,9 +165,16 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         return repair_on_layout(geo, cells, cages, sums, budget)
     best: Outcome | None | str = None
     tried = set()
+    solved: dict[tuple[int, ...], GridAnswer] = {}  # sums tried with the cells as read
+    untried = False  # a stage ran out of time with the read sums' choices still listed
     for floor, doubt, share in KILLER_STAGES:
         if doubt and isinstance(best, Outcome):
             break
+        if doubt and untried:
+            # A stage with unread values searches the read ones too, without the 45 rule's
+            # ranges: it would not finish either. The next stage without them goes on
+            # where this one stopped (`solved`), with all the time left.
+            continue
         narrow_cells, narrow_sums = narrowed(cells, floor), narrowed(sums, floor)
         size = sum(len(o.values) for o in narrow_cells + narrow_sums)
         free = sum(may_be_unread(o, doubt) for o in narrow_sums)
@@ -236,7 +188,10 @@ def repair_grid(geo: Geometry, cells: list[Options], cages: list[list[int]],
         if RULE_OUT_SUMS:
             ruled = ruled_out(geo, cages, narrow_sums, doubt)
             found = None if ruled is None else repair_on_layout(
-                geo, narrow_cells, cages, ruled, budget.part(share), region_rule=not doubt)
+                geo, narrow_cells, cages, ruled, budget.part(1.0 if untried else share),
+                region_rule=not doubt, solved=solved)
+            if found == UNTRIED:
+                untried, found = True, "unknown"
         else:
             found = repair_on_layout(geo, narrow_cells, cages, narrow_sums,
                                      budget.part(share), doubt)
@@ -278,7 +233,8 @@ def may_be_unread(o: Options, doubt: float) -> bool:
 
 def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]],
                      sums: list[Options], budget: Budget, doubt: float = 0.0,
-                     region_rule: bool = False) -> Outcome | None | str:
+                     region_rule: bool = False, solved: dict | None = None
+                     ) -> Outcome | None | str:
     """The most probable solvable reading on a fixed cage layout, among `cells` and `sums`;
     a sum whose top candidate is less likely than `doubt` may also take any other value.
     `region_rule` puts the 45 rule of every region in the model (cage_sums.py), with
@@ -303,13 +259,31 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
                 + sum(log_prob(o, t) for o, t in zip(sums, totals, strict=True)))
 
     values = [o.best for o in cells]
+    solved = {} if solved is None else solved
+
+    def as_read(totals: list[int]) -> GridAnswer:
+        """The puzzle with the cells as read, each choice of sums solved once per layout
+        (a wider stage tries the narrower one's choices again)."""
+        key = tuple(totals)
+        if key not in solved:
+            answer = puzzle_answer(values, totals)
+            if answer.verdict == "unknown":
+                return answer  # cut short: no answer to keep
+            solved[key] = answer
+        return solved[key]
+
     totals = [o.best for o in sums]
-    answer = puzzle_answer(values, totals)
+    answer = as_read(totals)
     if answer.verdict in ("unique", "unknown"):
         return Outcome(values, totals, answer, score(values, totals)) if answer.solution \
             else "unknown"
     fallback = Outcome(values, totals, answer, score(values, totals)) \
         if answer.verdict == "multiple" else None
+    if region_rule:
+        found = repair_sums(geo, cells, cages, sums, budget, fallback,
+                            lambda t: score(values, t), as_read)
+        if found != "open":
+            return found
 
     cands = [geo.full] * geo.cells
     if RULE_OUT_SUMS and cages:
@@ -417,6 +391,33 @@ def repair_on_layout(geo: Geometry, cells: list[Options], cages: list[list[int]]
     if fallback is None and (cut_short or budget.spent()):
         return "unknown"
     return fallback
+
+
+def repair_sums(geo: Geometry, cells: list[Options], cages: list[list[int]],
+                sums: list[Options], budget: Budget, argmax: Outcome | None,
+                score, answer_of) -> Outcome | None | str:
+    """repair_on_layout with the cells as read: the sum choices the 45 rule allows, tried
+    likeliest first (sum_order.py), while they cost less than changing any cell would.
+    `argmax`: the argmax reading when it has several solutions.
+    Returns "open" when the readings that change a cell must be looked at too, or a sum
+    was not read at all; UNTRIED when the budget ran out with choices left to try."""
+    costs = [{s: option_cost(o, p) for s, p in o.values} for o in sums]
+    if any(len(tied) > MAX_TIED_VALUES for tied in tied_values(costs)):
+        return "open"
+    cell_change = min((option_cost(o, o.values[1][1]) for o in cells if len(o.values) > 1),
+                      default=math.inf)
+    found = settle_by_sums(costs, cached_rules(geo, tuple(tuple(c) for c in cages))[0],
+                           answer_of, score, budget, UNIQUE_SEARCH_LOSS, MAX_UNIQUE_TRIES,
+                           below=cell_change)
+    if isinstance(found, str):
+        return argmax or UNTRIED
+    solvable, settled = found
+    if not settled:
+        return "open"
+    if not solvable:
+        return argmax
+    last = solvable[-1] if solvable[-1][1].verdict == "unique" else solvable[0]
+    return Outcome([o.best for o in cells], last[0], last[1], last[2])
 
 
 # --- Killer walls as read --------------------------------------------------------------

@@ -27,7 +27,8 @@ def options():
 def test_the_every_sum_stage_gets_all_the_time_the_narrower_ones_leave(monkeypatch):
     given = {}
 
-    def stage(geo, cells, cages, sums, budget, doubt=0.0, region_rule=False):
+    def stage(geo, cells, cages, sums, budget, doubt=0.0, region_rule=False,
+              solved=None):
         floor = min(p for o in cells for _, p in o.values)
         # The stage's unread sum values come in its options (ruled out by the 45 rule
         # first): one doubtful sum free, or both.
@@ -45,11 +46,32 @@ def test_the_every_sum_stage_gets_all_the_time_the_narrower_ones_leave(monkeypat
     assert given[0.005, EVERY_SUM] > 9.0
 
 
+def test_sum_choices_left_untried_go_on_in_the_next_stage_without_unread_values(monkeypatch):
+    given = {}
+
+    def stage(geo, cells, cages, sums, budget, doubt=0.0, region_rule=False,
+              solved=None):
+        floor = min(p for o in cells for _, p in o.values)
+        free = sum(any(p == repair.UNLISTED_SUM_PROB for _, p in o.values) for o in sums)
+        given[floor, free] = budget.cpu_left()
+        # The first stage runs out of time with sum choices left to try.
+        return repair.UNTRIED if len(given) == 1 else None
+
+    monkeypatch.setattr(repair, "repair_on_layout", stage)
+    budget = Budget.start(wall_seconds=600.0, cpu_seconds=10.0)
+    assert repair_grid(*options(), budget) == "unknown"  # not every choice was tried
+    # No stage with unread sum values: the wider stages without them get all the time.
+    assert all(free == 0 for _, free in given)
+    assert given[0.9945, 0] < 5.0
+    assert given[0.005, 0] > 9.0 and given[0.0005, 0] > 9.0
+
+
 def test_no_stage_starts_once_the_budget_is_spent(monkeypatch):
     budget = Budget.start(wall_seconds=600.0, cpu_seconds=0.05)
     calls = []
 
-    def stage(geo, cells, cages, sums, part, doubt=0.0, region_rule=False):
+    def stage(geo, cells, cages, sums, part, doubt=0.0, region_rule=False,
+              solved=None):
         calls.append(doubt)
         while not budget.spent():  # a search cut short by the budget: it spends it all
             pass
