@@ -23,15 +23,15 @@ def screen_features(straight: np.ndarray) -> np.ndarray:
 
 
 def _page(seed: int, k: int, rng: random.Random):
-    """(picture, truth page, dark) of training page k: three in six app screens, one a
-    print-only page, one an app page and one a page written on by hand of
+    """(picture, truth page, dark) of training page k: three in seven app screens, one a
+    print-only page, one an app page and two pages written on by hand of
     gridsight/synth/half_solved.py (a clean scan of one is as flat as a screen), every
-    other one in a light pencil, some with a shadow's edge across."""
+    fourth of those in a light pencil, some with a shadow's edge across."""
     from gridsight.synth.app_screens import TRAINED_FAMILIES, app_screen
     from gridsight.synth.half_solved import half_solved_page
     from gridsight.training.cell_kinds import print_only_page
 
-    kind = k % 6
+    kind = k % 7
     if kind == 3:
         page = print_only_page(seed * 100_000 + k, rng)
         return page.image, page, False
@@ -41,8 +41,8 @@ def _page(seed: int, k: int, rng: random.Random):
                                 given_share=rng.uniform(0.25, 0.45),
                                 entry_share=rng.uniform(0.2, 0.9),
                                 notes_share=rng.uniform(0.05, 0.3),
-                                light_pencil=kind == 5 and k % 12 == 11,
-                                shadow_edges=int(kind == 5 and rng.random() < 0.4))
+                                light_pencil=kind >= 5 and k % 4 == 1,
+                                shadow_edges=int(kind >= 5 and rng.random() < 0.3))
         return page.image, page, False
     screen = app_screen(seed * 100_000 + k, TRAINED_FAMILIES[k % len(TRAINED_FAMILIES)])
     return screen.image, screen, screen.features["dark"]

@@ -155,11 +155,11 @@ def rendered(gray: np.ndarray, lattice: np.ndarray, straight: np.ndarray) -> boo
 def _paper_flat_in_cells(straight: np.ndarray, n: int) -> bool:
     """Whether the paper of all cells but SHADED_CELLS of them (its inset, the ink closed
     over) spans at most CELL_SHADE grey levels between its 5th and 95th percentiles (a
-    shadow's edge runs across a row of cells; a grid found a little off takes in some
-    of the screen beside it at a corner)."""
+    shadow's edge runs across several cells; a grid found a little off takes in some of
+    the screen beside it at a corner)."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     cell = gray.shape[0] // n
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cell // 3 | 1,) * 2)
     paper = _insets(cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel), n, MARGIN)
     low, high = np.percentile(paper, [5, 95], axis=1)
-    return int(np.count_nonzero(high - low > CELL_SHADE)) <= SHADED_CELLS * n * n
+    return int(np.count_nonzero(high - low > CELL_SHADE)) <= SHADED_CELLS

@@ -110,9 +110,11 @@ RENDERED = 0.6
 # ... and each cell's paper is one shade: at most this many grey levels between its 5th
 # and 95th percentiles once its ink is closed over. Measured: app screenshots of every
 # theme family at most 5 (PNG and JPEG); a shadow's edge across a flat page 88 or more.
-# A share SHADED_CELLS of the cells may be shaded more (a shadow's edge crosses 9 or more).
+# SHADED_CELLS cells may be shaded more (a grid found a little off takes in the screen
+# beside it at a corner): app screenshots measured 0 at their true lattice and 1 at one
+# found including a title bar; a shadow's edge across a flat page leaves 3-8.
 CELL_SHADE = 16
-SHADED_CELLS = 0.05
+SHADED_CELLS = 1
 LOOK_INSET = 0.15  # of a cell's side: its inset, clear of the grid lines
 # A killer's cage outline runs at least 0.06 of a cell beyond its grid line's half width
 # (killer_render.vary), dashed or solid, through nearly every cell, where the grid's
