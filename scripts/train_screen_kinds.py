@@ -26,7 +26,7 @@ from services.recognizer.cells.kinds import SCREEN_MODEL_PATH  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pages", type=int, default=1200, help="training pages")
+    parser.add_argument("--pages", type=int, default=1400, help="training pages")
     parser.add_argument("--calibration", type=int, default=60,
                         help="pages the temperature is fitted on (other seeds)")
     parser.add_argument("--seed", type=int, default=0)

@@ -13,9 +13,11 @@ import numpy as np
 from services.recognizer.cells.ink import ink_colour_features, second_ink, with_one_print_ink
 from services.recognizer.cells.kinds import (
     CELL,
+    ENTRY_CLASSES,
     KINDS,
     MODEL_PATH,
     NOTES_CLASS,
+    PRINTED_CLASSES,
     SCREEN_MODEL_PATH,
     SIZE,
     CellKinds,
@@ -128,7 +130,15 @@ def screen_kinds(ev: KindEvidence) -> CellKinds:
         or (entries and second_ink(ev.straight, kinds.kinds))))
     if written:
         return kinds
-    return _print_view(ev.as_read, ev.classic, np.zeros(len(ev.as_read), bool))
+    # Print alone: the person's digits the model saw are in the print's ink, so print;
+    # the screens' model still says where the print is (a face the classic digit model
+    # misses some digits of: those cells are not blank).
+    printed = ev.as_read.copy()
+    printed[:, PRINTED_CLASSES] += printed[:, ENTRY_CLASSES]
+    printed[:, ENTRY_CLASSES] = 0.0
+    kinds = marginals(with_peers(without_unmarked_digits(printed, ev.seen)))
+    kinds.written = True  # its givens are the Reading's cells
+    return kinds
 
 
 def screen_played(ev: KindEvidence) -> CellKinds:
