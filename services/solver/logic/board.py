@@ -7,9 +7,10 @@ possible; a placed cell keeps only its digit's bit and has a value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from services.solver.grid import Geometry, geometry
+from services.solver.logic.scans import Scans, scans_of
 from services.solver.propagate import digits, propagate
 
 
@@ -48,6 +49,11 @@ class Layout:
     # box), as many of each for every segment: index len(segments) stands for none
     segment_parts: tuple[tuple[int, ...], ...]
     segment_cells: tuple[tuple[int, ...], ...]  # the shared cells of each segment
+
+    @cached_property
+    def scans(self) -> Scans:
+        """Getters for scanning every unit or segment at once (scans.py)."""
+        return scans_of(self)
 
 
 @lru_cache(maxsize=32)

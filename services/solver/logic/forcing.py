@@ -138,6 +138,8 @@ def _common_result(board: Board, technique: str, say, options, outcomes,
     unions = outcomes[0]
     for o in outcomes[1:]:
         unions = list(map(or_, unions, o))
+    if unions == board.cands:
+        return None  # as most choices: every candidate kept by one option or another
     for i, union, mask in zip(range(len(unions)), unions, board.cands):
         if union == mask or board.values[i]:
             continue

@@ -10,11 +10,11 @@ several hypotheses, one of which holds, all lead to is true.
 
 from __future__ import annotations
 
-from functools import lru_cache, reduce
-from itertools import combinations
-from operator import or_
+from itertools import combinations, compress, islice, repeat
+from operator import and_
 
 from services.solver.logic.board import Board
+from services.solver.logic.scans import memo_one, memo_scan
 from services.solver.propagate import propagate
 
 # as a step says them
@@ -46,7 +46,12 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
         if not propagate(cands, geo, changed, fresh):
             return good, True
         good = cands.copy()
-        changed = locked(cands, board) or pairs(cands, board) or naked_triples(cands, board)
+        if reached is not None and cands == reached:
+            # where the rules without nesting stopped: locked candidates, pairs and
+            # triples find nothing there, as they found then
+            changed, reached = [], None
+        else:
+            changed = rules(cands, board)
         if changed == [] and nested:
             changed = pair_contradictions(cands, board)
         if changed is None:
@@ -56,25 +61,36 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
         fresh = changed
 
 
+def rules(cands: list[int], board: Board) -> list[int] | None:
+    """One pass of the first rule of locked candidates, pairs and naked triples that
+    changes something: the cells it changed; None when a cell loses its last digit."""
+    changed = locked(cands, board)
+    if changed:
+        return changed
+    keys = board.lay.scans.unit_keys(cands)  # unchanged when pairs change nothing
+    return pairs(cands, board, keys) or naked_triples(cands, board, keys)
+
+
 def locked(cands: list[int], board: Board) -> list[int]:
-    """One pass of pointing and claiming over bit masks: the cells it changed."""
+    """One pass of pointing and claiming over bit masks, segment after segment, each
+    seeing what the ones before it removed: the cells it changed."""
     lay = board.lay
+    scans = lay.scans
     changed = []
-    here = _segment_unions(cands, lay)  # cells already down to one digit count as its place
-    for k, parts in enumerate(lay.segment_parts):
+    here, open_to = scans.segments(cands)
+    k = 0
+    while True:
+        # the next segment whose digits are in just one of the rest of its line and box
+        found = next(filter(None, islice(open_to, k, None)), 0)
+        if not found:
+            return changed
+        k = open_to.index(found, k)
         mine = here[k]
-        if len(parts) == 4:  # the rest of the line, of the box: two segments each
-            line_out, box_out = here[parts[0]] | here[parts[1]], here[parts[2]] | here[parts[3]]
-        else:
-            half = len(parts) // 2
-            line_out = reduce(or_, (here[j] for j in parts[:half]))
-            box_out = reduce(or_, (here[j] for j in parts[half:]))
-        if not mine & (line_out ^ box_out):
-            continue  # neither pointing nor claiming
+        line, box = scans.outside(here, k)
         _, line_rest, box_rest = lay.segments[k]
         before = len(changed)
-        for mask, rest in ((mine & ~box_out & line_out, line_rest),  # pointing
-                           (mine & ~line_out & box_out, box_rest)):  # claiming
+        for mask, rest in ((mine & ~box & line, line_rest),  # pointing
+                           (mine & ~line & box, box_rest)):  # claiming
             if not mask:
                 continue
             for i in rest:
@@ -83,30 +99,28 @@ def locked(cands: list[int], board: Board) -> list[int]:
                     cands[i] = m & ~mask
                     changed.append(i)
         if len(changed) > before:
-            here = _segment_unions(cands, lay)
-    return changed
+            here, open_to = scans.segments(cands)
+        k += 1
 
 
-def _segment_unions(cands: list[int], lay) -> list[int]:
-    """The digits of each segment (where a box meets a line), then 0 for 'no segment'."""
-    if lay.geo.box == (3, 3):
-        return [cands[a] | cands[b] | cands[c] for a, b, c in lay.segment_cells] + [0]
-    return [reduce(or_, (cands[i] for i in cells)) for cells in lay.segment_cells] + [0]
+_PAIRS: dict = {}
+_TRIPLES: dict = {}
 
 
-def pairs(cands: list[int], board: Board) -> list[int]:
-    """One pass of naked and hidden pairs over bit masks: the cells it changed."""
+def pairs(cands: list[int], board: Board, keys=None) -> list[int]:
+    """One pass of naked and hidden pairs over bit masks: the cells it changed.
+    keys: every unit's masks, when already read."""
     changed = []
     lay = board.lay
     # Most passes change nothing: look at every unit at once, and go unit by unit (each
     # seeing what the ones before it changed) only from the first that changes something.
-    first = next((u for u, found in enumerate([_pairs_in(masks_of(cands))
-                                                 for masks_of in lay.geo.unit_masks]) if found),
-                 None)
+    found = memo_scan(_PAIRS, _pairs_in, keys or lay.scans.unit_keys(cands))
+    first = next(filter(None, found), None)
     if first is None:
         return changed
+    first = found.index(first)
     for unit, masks_of in zip(lay.geo.units[first:], lay.geo.unit_masks[first:]):
-        found = _pairs_in(masks_of(cands))
+        found = memo_one(_PAIRS, _pairs_in, masks_of(cands))
         if found:
             masks, where = found
             for i, m in zip(unit, masks):
@@ -115,38 +129,40 @@ def pairs(cands: list[int], board: Board) -> list[int]:
     return changed
 
 
-@lru_cache(maxsize=1 << 16)
 def _pairs_in(masks: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Naked and hidden pairs in one unit, by its masks alone: (the masks after them, the
     places changed, in order), or None when nothing changes."""
-    cands = list(masks)
-    unit = range(len(cands))
-    changed = []
     once = twice = thrice = 0
-    seen: dict[int, int] = {}  # a two-digit mask -> the first cell holding it
-    pair = None
-    for i in unit:
-        m = cands[i]
+    for m in masks:
         thrice |= twice & m
         twice |= once & m
         once |= m
-        if two_bits(m):
-            if m in seen:
-                pair = (m, seen[m], i)
-            seen[m] = i
-    if pair:  # naked pair: its two digits are in these two cells
+    two = twice & ~thrice  # digits with exactly two places
+    doubles = [m for m in masks if m.bit_count() == 2]
+    repeated = len(set(doubles)) < len(doubles)
+    if not repeated and not two & (two - 1):
+        return None  # neither a naked pair nor two digits with two places each
+    cands = list(masks)
+    unit = range(len(cands))
+    changed = []
+    if repeated:  # naked pair: its two digits are in these two cells (the last one found)
+        seen: dict[int, int] = {}  # a two-digit mask -> the last cell holding it so far
+        for i, m in enumerate(masks):
+            if m.bit_count() == 2:
+                if m in seen:
+                    pair = (m, seen[m], i)
+                seen[m] = i
         m, a, b = pair
         for j in unit:
             if j != a and j != b and cands[j] & m:
                 cands[j] &= ~m
                 changed.append(j)
-    two = twice & ~thrice  # digits with exactly two places
     if two & (two - 1):
         places: dict[tuple[int, ...], int] = {}
         while two:
             low = two & -two
             two ^= low
-            where = tuple(i for i in unit if cands[i] & low)
+            where = tuple(compress(unit, map(and_, cands, repeat(low))))
             places[where] = places.get(where, 0) | low
         for where, mask in places.items():
             if two_bits(mask):  # hidden pair: two digits only in these two cells
@@ -157,26 +173,26 @@ def _pairs_in(masks: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]
     return (tuple(cands), tuple(changed)) if changed else None
 
 
-def naked_triples(cands: list[int], board: Board) -> list[int] | None:
+def naked_triples(cands: list[int], board: Board, keys=None) -> list[int] | None:
     """Naked triples in the first unit that has one: the cells changed; None when a cell
-    loses its last digit."""
+    loses its last digit. keys: every unit's masks, when already read."""
     lay = board.lay
-    for unit, found in zip(lay.geo.units, [_naked_triples_in(masks_of(cands))
-                                           for masks_of in lay.geo.unit_masks]):
-        if found is BROKEN:
-            return None
-        if found:
-            masks, where = found
-            for i, m in zip(unit, masks):
-                cands[i] = m
-            return [unit[k] for k in where]
-    return []
+    found = memo_scan(_TRIPLES, _naked_triples_in, keys or lay.scans.unit_keys(cands))
+    first = next(filter(None, found), None)
+    if first is None:
+        return []
+    if first is BROKEN:
+        return None
+    masks, where = first
+    unit = lay.geo.units[found.index(first)]
+    for i, m in zip(unit, masks):
+        cands[i] = m
+    return [unit[k] for k in where]
 
 
 BROKEN = "broken"
 
 
-@lru_cache(maxsize=1 << 16)
 def _naked_triples_in(masks: tuple[int, ...]):
     """Naked triples in one unit, by its masks alone: (the masks after them, the places
     changed, in order), None when nothing changes, BROKEN when a cell loses its last digit."""
@@ -185,6 +201,8 @@ def _naked_triples_in(masks: tuple[int, ...]):
     if len(open_cells) < 5:  # with four, a triple is the hidden single's mirror
         return None
     small = [i for i in open_cells if cands[i].bit_count() <= 3]
+    if len(small) < 3:
+        return None
     changed = []
     for group in combinations(small, 3):
         union = cands[group[0]] | cands[group[1]] | cands[group[2]]
@@ -202,11 +220,12 @@ def _naked_triples_in(masks: tuple[int, ...]):
 def pair_contradictions(cands: list[int], board: Board) -> list[int]:
     """In every two-digit cell where one digit, followed through singles, breaks the
     grid, that digit is ruled out: the cells changed."""
-    geo = board.lay.geo
+    lay = board.lay
+    geo = lay.geo
     changed = []
-    for i, m in enumerate(cands):
-        if not two_bits(m):
-            continue
+    # only the cell tried changes as it goes, so the two-digit cells can be listed first
+    for i in list(compress(range(len(cands)), map(lay.scans.two_bits.__getitem__, cands))):
+        m = cands[i]
         low = m & -m
         for one in (low, m ^ low):
             trying = cands.copy()
