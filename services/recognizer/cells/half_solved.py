@@ -95,8 +95,12 @@ def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None,
         probs = with_printed_digits(with_classic_ink(probs, classic), classic)
         probs = (with_typed_entries if rendered else with_classic_doubt)(probs, classic)
     spans = stroke_spans(straight)
-    return KindEvidence(probs, without_tall_notes(probs, spans > NOTES_SPAN, classic), spans,
-                        marks(straight), classic, straight if rendered else None)
+    # A photo's cell model took tall digits (light pencil, tinted light) for notes; the
+    # screens' model reads notes where a highlight's edge or a centre row of candidates
+    # spans the cell too, and keeps them.
+    as_read = probs if rendered else without_tall_notes(probs, spans > NOTES_SPAN, classic)
+    return KindEvidence(probs, as_read, spans, marks(straight), classic,
+                        straight if rendered else None)
 
 
 def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
