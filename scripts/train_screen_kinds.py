@@ -11,17 +11,27 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import joblib  # noqa: E402
 import numpy as np  # noqa: E402
 
 from gridsight.training.cell_kinds import train  # noqa: E402
+from gridsight.training.digits import train_and_save  # noqa: E402
 from gridsight.training.screen_kinds import screen_cells  # noqa: E402
 from services.recognizer.cells.kinds import SCREEN_MODEL_PATH  # noqa: E402
+
+
+def build(args: argparse.Namespace):
+    x, y = screen_cells(args.pages, 100 + args.seed)
+    x_cal, y_cal = screen_cells(args.calibration, 200 + args.seed)
+    print(f"{len(y)} training cells, {len(y_cal)} calibration cells; classes "
+          f"{np.bincount(y, minlength=20).tolist()}")
+    model = train(x, y, x_cal, y_cal, args.seed,
+                  {"pages": args.pages, "cells": len(y), "seed": args.seed}, colour=True)
+    print(f"temperature {model.temperature:.2f}")
+    return model
 
 
 def main() -> None:
@@ -32,18 +42,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=SCREEN_MODEL_PATH)
     args = parser.parse_args()
-    started = time.perf_counter()
-    x, y = screen_cells(args.pages, 100 + args.seed)
-    x_cal, y_cal = screen_cells(args.calibration, 200 + args.seed)
-    print(f"{len(y)} training cells, {len(y_cal)} calibration cells; classes "
-          f"{np.bincount(y, minlength=20).tolist()}")
-    model = train(x, y, x_cal, y_cal, args.seed,
-                  {"pages": args.pages, "cells": len(y), "seed": args.seed}, colour=True)
-    print(f"temperature {model.temperature:.2f}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump(model, args.out, compress=3)
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "
-          f"in {time.perf_counter() - started:.0f} s")
+    train_and_save(build, args.out, args)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from gridsight.synth.app_screens import FAMILIES, HELD_OUT_FAMILY, app_screen
 from gridsight.synth.half_solved import half_solved_page
 from gridsight.synth.photo import photograph
 from services.recognizer import recognize
-from services.recognizer.cells.ink import COLOUR_FEATURES, ink_colour_features
+from services.recognizer.cells.ink import COLOUR_FEATURES, ink_colour_features, ink_tones
 from services.recognizer.cells.kinds import CELL, SCREEN_MODEL_PATH, load_kind_model
 from services.recognizer.cells.print_look import rendered
 from services.recognizer.grid.decode import decode, decode_colour
@@ -53,8 +53,8 @@ def test_a_flat_page_with_a_shadows_edge_across_is_no_screen():
 def test_the_persons_coloured_digits_stand_apart_from_the_givens_in_ink():
     screen = app_screen(6_200_002, "light", chrome=False, entry_share=0.4)
     colour = cv2.cvtColor(np.asarray(screen.image.convert("RGB")), cv2.COLOR_RGB2BGR)
-    features = ink_colour_features(
-        straighten(colour, np.asarray(screen.image.info["lattice"], float), CELL))
+    features = ink_colour_features(ink_tones(
+        straighten(colour, np.asarray(screen.image.info["lattice"], float), CELL)))
     assert features.shape == (81, COLOUR_FEATURES)
     kinds = truth_kinds(screen).ravel()
     apart = features[:, -2]  # from the page's most neutral ink

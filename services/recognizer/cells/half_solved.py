@@ -10,7 +10,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from services.recognizer.cells.ink import ink_colour_features, second_ink, with_one_print_ink
+from services.recognizer.cells.ink import (
+    ink_colour_features,
+    ink_tones,
+    second_ink,
+    with_one_print_ink,
+)
 from services.recognizer.cells.kinds import (
     CELL,
     ENTRY_CLASSES,
@@ -85,11 +90,12 @@ def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None,
     model with its ink colours."""
     model = load_kind_model(SCREEN_MODEL_PATH if rendered else MODEL_PATH)
     x = straight_features(straight)
+    tones = ink_tones(straight) if rendered or model.colour else None
     if model.colour:
-        x = np.hstack([x, ink_colour_features(straight)])
+        x = np.hstack([x, ink_colour_features(tones)])
     probs = model.predict_proba(x)
     if rendered:
-        probs = with_one_print_ink(probs, straight)
+        probs = with_one_print_ink(probs, tones)
     if classic is not None:
         classic = np.asarray(classic, np.float64)
         probs = with_printed_digits(with_classic_ink(probs, classic), classic)
@@ -123,34 +129,29 @@ def kinds_of(ev: KindEvidence, setting: tuple | None = None) -> CellKinds:
 
 def screen_kinds(ev: KindEvidence) -> CellKinds:
     """The cells' kinds on a screenshot: the screens' model's own (a screen has no grain
-    or shade for a person's marks to be told from); the page is taken as played on when
-    that model is sure of pencil notes, of MIN_ENTRIES of the person's digits, or of one
-    in an ink apart from the givens' (ink.second_ink), and else read as print."""
-    kinds = screen_played(ev)
+    or shade for a person's marks to be told from). The page is played on when that
+    model is sure of pencil notes, of MIN_ENTRIES of the person's digits, or of one in an
+    ink apart from the givens' (ink.second_ink); else its digits are all print, where
+    the screens' model sees them (a face the classic digit model misses some digits of:
+    those cells are not blank). Either way the kinds' givens are the Reading's cells."""
+    kinds = _screen_view(ev.as_read, ev.seen)
     sure = kinds.kinds.reshape(-1, len(KINDS)) > SURE_KIND
     entries = int(sure[:, 2].sum())
-    written = bool(sure[:, 1].sum() >= MIN_PRINTED and (
-        sure[:, 3].sum() >= MIN_NOTES or entries >= MIN_ENTRIES
-        or (entries and second_ink(ev.straight, kinds.kinds))))
-    if written:
+    if sure[:, 1].sum() >= MIN_PRINTED and (
+            sure[:, 3].sum() >= MIN_NOTES or entries >= MIN_ENTRIES
+            or (entries and second_ink(ev.straight, kinds.kinds))):
         return kinds
-    # Print alone: the person's digits the model saw are in the print's ink, so print;
-    # the screens' model still says where the print is (a face the classic digit model
-    # misses some digits of: those cells are not blank).
     printed = ev.as_read.copy()
     printed[:, PRINTED_CLASSES] += printed[:, ENTRY_CLASSES]
     printed[:, ENTRY_CLASSES] = 0.0
-    kinds = marginals(with_peers(without_unmarked_digits(printed, ev.seen)))
-    kinds.written = True  # its givens are the Reading's cells
-    return kinds
+    return _screen_view(printed, ev.seen)
 
 
-def screen_played(ev: KindEvidence) -> CellKinds:
-    """A screenshot's kinds as the screens' model reads them, the page taken as played on;
-    a cell with no mark at all holds no digit (a shadow's edge across a flat scan is
-    none), though it may hold notes too light for the marks to tell (an app's grey
-    candidates on a dark ground)."""
-    kinds = marginals(with_peers(without_unmarked_digits(ev.as_read, ev.seen)))
+def _screen_view(probs: np.ndarray, seen: Marks) -> CellKinds:
+    """A screenshot's kinds from these class probabilities: a cell with no mark at all
+    holds no digit (a shadow's edge across a flat scan is none), though it may hold notes
+    too light for the marks to tell (an app's grey candidates on a dark ground)."""
+    kinds = marginals(with_peers(without_unmarked_digits(probs, seen)))
     kinds.written = True
     return kinds
 
@@ -252,7 +253,7 @@ def half_solved_reading(colour: np.ndarray, lattice: np.ndarray, probs: np.ndarr
     # Too few of a person's digits to take the page as written on (print in an unfamiliar
     # face reads as a few sure entries too): the page read as written on goes along, for
     # the solver to turn to if the print-only reading cannot be solved.
-    written = (screen_played if rendered else written_kinds)(evidence)
+    written = written_kinds(evidence)
     if (written.kinds[..., 2] > 0.5).any():
         fields["written_reading"] = {"cells": np.round(written.givens, 5).tolist(),
                                      **kind_fields(written),

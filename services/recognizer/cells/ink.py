@@ -50,7 +50,7 @@ def _apart(tones: np.ndarray, printed: np.ndarray) -> np.ndarray:
     return np.abs(tones - centre).max(axis=1) > max(INK_APART, INK_SPREAD * spread)
 
 
-def with_one_print_ink(probs: np.ndarray, straight: np.ndarray) -> np.ndarray:
+def with_one_print_ink(probs: np.ndarray, tones: np.ndarray) -> np.ndarray:
     """(SIZE*SIZE, 20) class probabilities of a screenshot's cells where its digits come in
     two inks: a screen prints its givens in one ink, and an app that types the person's
     digits in another shows which are whose. The print's ink is that of the digits the
@@ -59,11 +59,11 @@ def with_one_print_ink(probs: np.ndarray, straight: np.ndarray) -> np.ndarray:
     digit whose ink lies nearer the other ink than the print's is the person's, and one
     nearer the print's ink is print. Digit values are kept. A page whose digits all
     share one ink, or whose inks differ in lightness alone (a thin face's strokes are
-    lighter than a bold one's), keeps the cell model's kinds."""
+    lighter than a bold one's), keeps the cell model's kinds. `tones`: ink_tones of the
+    grid's cells."""
     printed = probs[:, PRINTED_CLASSES].sum(axis=1)
     digit = printed + probs[:, ENTRY_CLASSES].sum(axis=1) > 0.5
-    tones = ink_tones(straight, digit)
-    toned = ~np.isnan(tones[:, 0])
+    toned = digit & ~np.isnan(tones[:, 0])
     sure = toned & (printed > SURE_KIND)
     if sure.sum() < MIN_PRINTED:
         return probs
@@ -108,14 +108,13 @@ def second_ink(straight: np.ndarray, kinds: np.ndarray) -> bool:
 COLOUR_FEATURES = 9
 
 
-def ink_colour_features(straight: np.ndarray) -> np.ndarray:
-    """(SIZE*SIZE, COLOUR_FEATURES) each cell's ink colour beside the page's: its tone
-    (ink_tones) less the page's median tone per channel, its chroma and lightness and how
-    far each lies from the page's most neutral and darkest ink, how far its tone lies from
-    the most neutral ink's, and whether it has ink.
+def ink_colour_features(tones: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, COLOUR_FEATURES) each cell's ink colour beside the page's, from every
+    cell's ink_tones: its tone less the page's median tone per channel, its chroma and
+    lightness and how far each lies from the page's most neutral and darkest ink, how
+    far its tone lies from the most neutral ink's, and whether it has ink.
     On a screen the person's digits come in a colour of their own; which colour that is
     varies from app to app, so the features are the page's contrasts, not the colours."""
-    tones = ink_tones(straight)
     inked = ~np.isnan(tones[:, 0])
     tones = np.where(np.isnan(tones), 1.0, tones)
     chroma = tones.max(axis=1) - tones.min(axis=1)
