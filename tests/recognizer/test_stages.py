@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gridsight.synth.half_solved import half_solved_page
-from gridsight.synth.killer_render import render_killer
+from gridsight.synth.killer_render import in_progress, render_killer
 from gridsight.synth.nonogram_render import render_nonogram
 from gridsight.synth.photo import photograph
 from gridsight.synth.puzzles import make_killer, make_nonogram, make_sudoku
@@ -25,6 +25,7 @@ from services.recognizer.grid.straighten import straighten
 from tests.recognizer.conftest import to_bytes
 
 CLUE_READER, CAGE_READER, HALF_SOLVED = "nonogram_clues", "cages", "cell_kinds"
+DIGITS_OUT = "cage_walls: digits out"
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +92,8 @@ def test_a_plain_photo_skips_the_cage_reader_and_the_print_look_sends_it_on():
     reading = recognize(to_bytes(photo, "JPEG", quality=90), "auto")
     assert reading.kind == "sudoku"
     assert CAGE_READER not in reading.stages
+    # Its walls are plainly too few: the large digits are not painted out to look again.
+    assert "cage_walls" in reading.stages and DIGITS_OUT not in reading.stages
     # A photo's paper is never flat: a person may have written on it.
     assert reading.stages[-2:] == ["print_look", HALF_SOLVED]
 
@@ -109,6 +112,18 @@ def test_a_killer_skips_the_nonogram_and_half_solved_readers():
     assert reading.kind == "killer"
     assert CAGE_READER in reading.stages
     assert not {CLUE_READER, HALF_SOLVED, "print_look"} & set(reading.stages)
+
+
+def test_a_killer_in_progress_has_its_walls_looked_at_without_the_persons_digits():
+    # As many large digits as a classic grid: the cage test decides, and its walls are
+    # many enough on the plain features to be looked at again with the digits painted out.
+    rng = random.Random(4305)
+    puzzle, solution = make_killer(rng, size=9)
+    marks = in_progress(solution, rng, 0.45, 0.1)
+    image = render_killer(puzzle, style="print", seed=4305, marks=marks)
+    reading = recognize(to_bytes(image), "auto")
+    assert reading.kind == "killer"
+    assert ["cage_walls", DIGITS_OUT] == [s for s in reading.stages if s.startswith("cage_w")]
 
 
 def test_a_nonogram_skips_the_sudoku_readers():

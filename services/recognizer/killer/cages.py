@@ -365,8 +365,10 @@ def mirrored(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x[..., half:2 * half], x[..., :half], x[..., 2 * half:]], axis=-1)
 
 
-def digit_free_features(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
-    """edge_profiles of `ink`, each side of an edge seen without the large digits on it.
+def digit_free_features(ink: np.ndarray, n: int = 9, plain: tuple | None = None
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """edge_profiles of `ink`, each side of an edge seen without the large digits on it
+    (`plain`: edge_profiles(ink, n), when the caller has them).
 
     A wall shows as a cage line on both sides of the grid line (each cage has its own
     outline), so where a large digit lies on one side only (see without_large_digits),
@@ -374,7 +376,7 @@ def digit_free_features(ink: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.nda
     the digit covered still shows across the grid line. With digits on both sides, both
     are seen with the digits painted out. Edges without large digits are as before.
     """
-    plain = edge_profiles(ink, n)
+    plain = edge_profiles(ink, n) if plain is None else plain
     cleaned = without_large_digits(ink, ink.shape[0] // n)
     if cleaned is ink:
         return plain
@@ -404,10 +406,16 @@ def _threadpools() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def wall_probabilities(ink: np.ndarray, model, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
+def wall_probabilities(ink: np.ndarray, model, n: int = 9, plain: tuple | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
     """(walls_right n x n-1, walls_down n-1 x n) probabilities from the straightened ink
-    (the large digits' ink aside: see digit_free_features)."""
-    right, down = digit_free_features(ink, n)
+    (the large digits' ink aside: see digit_free_features; `plain` as it takes)."""
+    return edge_probabilities(*digit_free_features(ink, n, plain), model)
+
+
+def edge_probabilities(right: np.ndarray, down: np.ndarray, model
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """wall_probabilities from edge features as edge_profiles gives them."""
     flat = np.concatenate([right.reshape(-1, right.shape[-1]), down.reshape(-1, down.shape[-1])])
     # Either side may come first: average the two views (one call for both). One OpenMP
     # thread: for 288 rows the threads' hand-offs per tree cost far more than they save,

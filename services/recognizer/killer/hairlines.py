@@ -214,7 +214,13 @@ def with_dotted_walls(walls: tuple[np.ndarray, np.ndarray], gray: np.ndarray,
                       lattice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The wall probabilities `walls` with the edges dotted_walls finds made at least
     HAIRLINE_SURE likely."""
-    dotted = dotted_walls(gray, lattice)
+    return with_walls_seen(walls, dotted_walls(gray, lattice))
+
+
+def with_walls_seen(walls: tuple[np.ndarray, np.ndarray],
+                    dotted: tuple[np.ndarray, np.ndarray] | None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """with_dotted_walls, the dotted walls found already (None: none)."""
     if dotted is None:
         return walls
     return tuple(np.where(seen, np.maximum(p, HAIRLINE_SURE), p)

@@ -19,6 +19,8 @@ from services.recognizer.grid.outlines import binarize, grid_score, rank_grids
 from services.recognizer.grid.straighten import PATCH, straighten
 from services.recognizer.killer.cage_lattice import killer_lattice, thin_ink
 from services.recognizer.killer.cages import (
+    edge_probabilities,
+    edge_profiles,
     phase_steady_walls,
     straighten_at,
     wall_ink,
@@ -32,7 +34,7 @@ from services.recognizer.killer.fills import (
     fill_walls,
     sum_consistency,
 )
-from services.recognizer.killer.hairlines import with_dotted_walls
+from services.recognizer.killer.hairlines import dotted_walls, with_dotted_walls, with_walls_seen
 from services.recognizer.killer.sum_finding import flagged_one
 from services.recognizer.killer.sum_glyphs import along_top_left, cell_ink, corner_glyphs
 from services.recognizer.killer.sum_tuning import MAX_SUM, NARROW, SUM_CELL
@@ -42,6 +44,7 @@ from services.recognizer.killer.tuning import (
     CAGES_SEEN,
     CLASSIC_WALLS,
     CLEAR_LINE,
+    DIGITS_OUT_FROM,
     DOT_GAP,
     DOUBT,
     FAINT_BLUR,
@@ -126,13 +129,20 @@ def cage_walls_seen(gray: np.ndarray, lattice: np.ndarray, colour: np.ndarray) -
     enter("cage_walls")
     n = lattice.shape[0] - 1
 
-    def seen(walls) -> bool:
-        return walls is not None and bool(min(np.mean(walls[0]), np.mean(walls[1])) >= CAGES_SEEN)
+    def seen(walls, level: float = CAGES_SEEN) -> bool:
+        return walls is not None and bool(min(np.mean(walls[0]), np.mean(walls[1])) >= level)
 
     # Each kind of wall looked for only while none seen so far shows the cages.
-    if seen(with_dotted_walls(wall_probabilities(wall_ink(gray, lattice),
-                                                 load_killer_model().walls, n), gray, lattice)):
-        return True
+    ink, model = wall_ink(gray, lattice), load_killer_model().walls
+    dotted = dotted_walls(gray, lattice)
+    plain = edge_profiles(ink, n)
+    # Painting the large digits out (digit_free_features) is the costly part, and it
+    # moves the walls' mean by a few hundredths: only walls plainly near a killer's
+    # count are looked at again without the digits.
+    if seen(with_walls_seen(edge_probabilities(*plain, model), dotted), DIGITS_OUT_FROM):
+        enter("cage_walls: digits out")
+        if seen(with_walls_seen(wall_probabilities(ink, model, n, plain), dotted)):
+            return True
     if seen(coloured_line_walls(colour, lattice)):
         return True
     fills = cell_fills(colour, lattice)

@@ -131,6 +131,11 @@ CLASSIC_WALLS = 0.08  # below this mean wall probability the sums are not looked
 # shows cages (killers: 0.4 and more each way; written classic pages up to about 0.15
 # across, though up to 0.85 down).
 CAGES_SEEN = 0.2
+# Below this mean (the lesser way) on the plain edge features, the digit-free ones are
+# not made: painting the digits out raised the mean by 0.10 at most (bench/cage_gate.py:
+# real photos of pages written on and of print, screenshots, killers in progress), and
+# walls are seen from CAGES_SEEN, 0.15 above.
+DIGITS_OUT_FROM = 0.05
 MAYBE_HEAD = 0.15  # a cell whose top and left walls are both this likely may be a cage head
 DOUBT = 0.3  # walls that break a rule keep this share of their distance from 0.5
 SURE_WALL = 0.9  # a cage whose walls are all this likely surely needs a sum
