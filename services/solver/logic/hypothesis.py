@@ -28,7 +28,8 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
     """(the candidates that 'cell holds only the digits of mask' leads to, whether the
     grid then breaks). When it breaks, the candidates are those before the pass that
     broke it: each of them still follows from the hypothesis, without the contradiction.
-    reached: where the rules without nesting took the same hypothesis, to go on from."""
+    reached: where the rules without nesting took the same hypothesis, to go on from.
+    The answer is not to be changed: hypotheses meeting on the way share it."""
     if reached is None:
         good = board.cands.copy()
         good[cell] = mask
@@ -36,6 +37,11 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
         good = reached
     cands = good.copy()
     geo = board.lay.geo
+    # From the candidates after a pass of singles on, the rules go the same way whatever
+    # led there: where they end is kept by those candidates, for the board's other
+    # hypotheses that pass through them.
+    ends = board.derived().setdefault("nested follow" if nested else "follow", {})
+    passed = []
     # The board's own singles are struck from their peers already (as a person's pencil
     # marks are): only the cells changed here need following.
     changed: list[int] | None = [cell]
@@ -44,7 +50,13 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
     fresh = [cell] if reached is None and board.settled() else None
     while True:
         if not propagate(cands, geo, changed, fresh):
-            return good, True
+            end = good, True
+            break
+        state = tuple(cands)
+        end = ends.get(state)
+        if end is not None:
+            break
+        passed.append(state)
         good = cands.copy()
         if reached is not None and cands == reached:
             # where the rules without nesting stopped: locked candidates, pairs and
@@ -55,10 +67,15 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
         if changed == [] and nested:
             changed = pair_contradictions(cands, board)
         if changed is None:
-            return good, True
+            end = good, True
+            break
         if not changed:
-            return good, False
+            end = good, False
+            break
         fresh = changed
+    for state in passed:
+        ends[state] = end
+    return end
 
 
 def rules(cands: list[int], board: Board) -> list[int] | None:
