@@ -45,6 +45,11 @@ class Geometry:
                      for i in range(self.cells))
 
     @cached_property
+    def unit_bits(self) -> tuple[int, ...]:
+        """The units each cell is in, as bit sets (bit u for unit u)."""
+        return tuple(sum(1 << u for u in us) for us in self.units_of)
+
+    @cached_property
     def unit_masks(self) -> tuple[itemgetter, ...]:
         """Per unit: candidates -> the tuple of its cells' masks."""
         return tuple(itemgetter(*unit) for unit in self.units)

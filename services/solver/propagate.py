@@ -7,8 +7,6 @@ exactly one solution; a grid it empties has none.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from services.solver.grid import Geometry
 
 
@@ -50,18 +48,21 @@ def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None,
     `changed`: the only cells whose single digit may still be in their peers (all
     cells when None). `fresh`: when the candidates were propagated before and only these
     cells changed since, the only cells whose units may hold a hidden single."""
-    peers, units, units_of, full = geo.peers, geo.units, geo.units_of, geo.full
-    masks_of = geo.unit_masks
-    stack = [i for i in (range(len(cands)) if changed is None else changed)
-             if is_single(cands[i])]
+    peers, units, full = geo.peers, geo.units, geo.full
+    masks_of, unit_bits = geo.unit_masks, geo.unit_bits
     if 0 in cands:
         return False
-    # Units whose cells changed since they were last looked at for hidden singles: the
-    # others would show nothing new.
-    dirty = [fresh is None] * len(units)
-    for i in fresh or ():
-        for u in units_of[i]:
-            dirty[u] = True
+    stack = [i for i in (range(len(cands)) if changed is None else changed)
+             if not cands[i] & (cands[i] - 1)]
+    # Units whose cells changed since they were last looked at for hidden singles (bit u
+    # for unit u): the others would show nothing new.
+    if fresh is None:
+        dirty = (1 << len(units)) - 1
+    else:
+        dirty = 0
+        for i in fresh:
+            dirty |= unit_bits[i]
+    memo = _LONE
     while True:
         while stack:
             i = stack.pop()
@@ -69,39 +70,49 @@ def propagate(cands: list[int], geo: Geometry, changed: list[int] | None = None,
             for p in peers[i]:
                 pm = cands[p]
                 if pm & m:
-                    pm &= ~m
+                    pm ^= m
                     if not pm:
                         return False
                     cands[p] = pm
-                    for u in units_of[p]:
-                        dirty[u] = True
-                    if pm & (pm - 1) == 0:
+                    dirty |= unit_bits[p]
+                    if not pm & (pm - 1):
                         stack.append(p)
-        # Hidden singles: a digit with one possible place in a unit goes there.
-        for u, unit in enumerate(units):
-            if not dirty[u]:
-                continue
-            dirty[u] = False
-            only = lone_digits(masks_of[u](cands), full)
-            if not only:
-                continue
-            if only < 0:
-                return False  # a digit with no place left
-            for i in unit:
-                m = cands[i]
-                hit = m & only
-                if hit and hit != m:
-                    if hit & (hit - 1):
-                        return False  # two digits can only go in this one cell
-                    cands[i] = hit
-                    for v in units_of[i]:
-                        dirty[v] = True
-                    stack.append(i)
+        # Hidden singles: a digit with one possible place in a unit goes there. Units in
+        # order, each seeing what the ones before it placed (a cell left with two lone
+        # digits of a unit and nothing else is not caught here, so the order matters).
+        ahead = dirty
+        while ahead:
+            low = ahead & -ahead
+            dirty ^= low
+            u = low.bit_length() - 1
+            key = masks_of[u](cands)
+            only = memo.get(key)
+            if only is None:
+                if len(memo) > LONE_LIMIT:
+                    memo.clear()
+                only = memo[key] = lone_digits(key, full)
+            if only:
+                if only < 0:
+                    return False  # a digit with no place left
+                for i in units[u]:
+                    m = cands[i]
+                    hit = m & only
+                    if hit and hit != m:
+                        if hit & (hit - 1):
+                            return False  # two digits can only go in this one cell
+                        cands[i] = hit
+                        dirty |= unit_bits[i]
+                        stack.append(i)
+            ahead = dirty & (-2 << u)  # the dirty units after this one
         if not stack:
             return True
 
 
-@lru_cache(maxsize=1 << 16)
+# lone_digits by a unit's masks (the masks' count tells the grid's size, so its full)
+_LONE: dict[tuple[int, ...], int] = {}
+LONE_LIMIT = 1 << 17  # entries kept before it starts again
+
+
 def lone_digits(masks: tuple[int, ...], full: int) -> int:
     """The digits with one place among a unit's masks, but for those of cells down to
     that one digit (nothing to do there); -1 when a digit has no place."""

@@ -28,7 +28,8 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
     """(the candidates that 'cell holds only the digits of mask' leads to, whether the
     grid then breaks). When it breaks, the candidates are those before the pass that
     broke it: each of them still follows from the hypothesis, without the contradiction.
-    reached: where the rules without nesting took the same hypothesis, to go on from."""
+    reached: where the rules without nesting took the same hypothesis, to go on from.
+    The answer is not to be changed: hypotheses meeting on the way share it."""
     if reached is None:
         good = board.cands.copy()
         good[cell] = mask
@@ -36,6 +37,11 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
         good = reached
     cands = good.copy()
     geo = board.lay.geo
+    # From the candidates after a pass of singles on, the rules go the same way whatever
+    # led there: where they end is kept by those candidates, for the board's other
+    # hypotheses that pass through them.
+    ends = board.derived().setdefault("nested follow" if nested else "follow", {})
+    passed = []
     # The board's own singles are struck from their peers already (as a person's pencil
     # marks are): only the cells changed here need following.
     changed: list[int] | None = [cell]
@@ -44,7 +50,13 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
     fresh = [cell] if reached is None and board.settled() else None
     while True:
         if not propagate(cands, geo, changed, fresh):
-            return good, True
+            end = good, True
+            break
+        state = tuple(cands)
+        end = ends.get(state)
+        if end is not None:
+            break
+        passed.append(state)
         good = cands.copy()
         if reached is not None and cands == reached:
             # where the rules without nesting stopped: locked candidates, pairs and
@@ -55,10 +67,15 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
         if changed == [] and nested:
             changed = pair_contradictions(cands, board)
         if changed is None:
-            return good, True
+            end = good, True
+            break
         if not changed:
-            return good, False
+            end = good, False
+            break
         fresh = changed
+    for state in passed:
+        ends[state] = end
+    return end
 
 
 def rules(cands: list[int], board: Board) -> list[int] | None:
@@ -67,8 +84,10 @@ def rules(cands: list[int], board: Board) -> list[int] | None:
     changed = locked(cands, board)
     if changed:
         return changed
-    keys = board.lay.scans.unit_keys(cands)  # unchanged when pairs change nothing
-    return pairs(cands, board, keys) or naked_triples(cands, board, keys)
+    found = subsets_found(cands, board)  # unchanged when pairs change nothing
+    if not any(found):
+        return []
+    return pairs(cands, board, found) or naked_triples(cands, board, found)
 
 
 def locked(cands: list[int], board: Board) -> list[int]:
@@ -103,26 +122,36 @@ def locked(cands: list[int], board: Board) -> list[int]:
         k += 1
 
 
-_PAIRS: dict = {}
-_TRIPLES: dict = {}
+# a unit's masks -> (what pairs do there, what naked triples do there), NOTHING when
+# neither changes anything: most passes ask both of the same units, so one look-up
+_SUBSETS: dict = {}
 
 
-def pairs(cands: list[int], board: Board, keys=None) -> list[int]:
+def _subsets_in(masks: tuple[int, ...]):
+    found = _pairs_in(masks), _naked_triples_in(masks)
+    return None if found == (None, None) else found
+
+
+def subsets_found(cands: list[int], board: Board) -> list:
+    """Per unit, what pairs and naked triples do there (memoised by its masks)."""
+    return memo_scan(_SUBSETS, _subsets_in, board.lay.scans.unit_keys(cands))
+
+
+def pairs(cands: list[int], board: Board, found=None) -> list[int]:
     """One pass of naked and hidden pairs over bit masks: the cells it changed.
-    keys: every unit's masks, when already read."""
+    found: subsets_found of these candidates, when already read."""
     changed = []
     lay = board.lay
     # Most passes change nothing: look at every unit at once, and go unit by unit (each
     # seeing what the ones before it changed) only from the first that changes something.
-    found = memo_scan(_PAIRS, _pairs_in, keys or lay.scans.unit_keys(cands))
-    first = next(filter(None, found), None)
+    found = found or subsets_found(cands, board)
+    first = next((u for u, f in enumerate(found) if f and f[0]), None)
     if first is None:
         return changed
-    first = found.index(first)
     for unit, masks_of in zip(lay.geo.units[first:], lay.geo.unit_masks[first:]):
-        found = memo_one(_PAIRS, _pairs_in, masks_of(cands))
-        if found:
-            masks, where = found
+        found = memo_one(_SUBSETS, _subsets_in, masks_of(cands))
+        if found and found[0]:
+            masks, where = found[0]
             for i, m in zip(unit, masks):
                 cands[i] = m
             changed += [unit[k] for k in where]
@@ -173,18 +202,18 @@ def _pairs_in(masks: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]
     return (tuple(cands), tuple(changed)) if changed else None
 
 
-def naked_triples(cands: list[int], board: Board, keys=None) -> list[int] | None:
+def naked_triples(cands: list[int], board: Board, found=None) -> list[int] | None:
     """Naked triples in the first unit that has one: the cells changed; None when a cell
-    loses its last digit. keys: every unit's masks, when already read."""
+    loses its last digit. found: subsets_found of these candidates, when already read."""
     lay = board.lay
-    found = memo_scan(_TRIPLES, _naked_triples_in, keys or lay.scans.unit_keys(cands))
-    first = next(filter(None, found), None)
+    found = found or subsets_found(cands, board)
+    first = next((u for u, f in enumerate(found) if f and f[1]), None)
     if first is None:
         return []
-    if first is BROKEN:
+    if found[first][1] is BROKEN:
         return None
-    masks, where = first
-    unit = lay.geo.units[found.index(first)]
+    masks, where = found[first][1]
+    unit = lay.geo.units[first]
     for i, m in zip(unit, masks):
         cands[i] = m
     return [unit[k] for k in where]
