@@ -40,13 +40,14 @@ def test_gateway_sends_tasks_by_name_only():
 
 RECOGNIZER = ROOT / "services/recognizer"
 # The recognizer's rooms, in the order a picture goes through them; a room imports only from
-# rooms before it (and from errors.py, stages.py and ranks.py, which import no room).
+# rooms before it (and from errors.py, stages.py, ranks.py and networks.py, which import no
+# room).
 # killer and nonogram are alternatives at one rank and never import each other. The
 # modules at the top (pipeline, tasks, shipped_models) sequence and load the rooms and may
 # import any of them.
 ROOM_RANKS = {"grid": 0, "cells": 1, "killer": 2, "nonogram": 2}
 BASE_MODULES = {"services.recognizer.errors", "services.recognizer.stages",
-                "services.recognizer.ranks"}
+                "services.recognizer.ranks", "services.recognizer.networks"}
 
 
 def room_of(module: str) -> str | None:

@@ -51,6 +51,7 @@ from services.recognizer.killer.sum_tuning import (
     RECUT_PRIOR,
     SET_APART,
 )
+from services.recognizer.networks import network_proba, scaled
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "killer.joblib"
 
@@ -71,13 +72,13 @@ class KillerModel:
 
     def digit_proba(self, x: np.ndarray) -> np.ndarray:
         scaler, network = self.digits
-        p = network.predict_proba(scaler.transform(x))
+        p = network_proba(network, scaled(scaler, x))
         return tempered_softmax(np.log(np.maximum(p, 1e-12)), self.temperature)
 
     def number_proba(self, x: np.ndarray) -> np.ndarray:
         """(rows, 46) probabilities of the values 0..45 (0 never), one row per number."""
         scaler, network = self.numbers
-        p = network.predict_proba(scaler.transform(x))
+        p = network_proba(network, scaled(scaler, x))
         p = tempered_softmax(np.log(np.maximum(p, 1e-12)), self.number_temperature)
         out = np.zeros((len(x), MAX_SUM + 1))
         out[:, network.classes_.astype(int)] = p
