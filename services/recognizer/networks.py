@@ -30,11 +30,9 @@ def scaled(scaler, x: np.ndarray) -> np.ndarray:
     return out
 
 
-def network_proba(network, x: np.ndarray) -> np.ndarray:
-    """network.predict_proba(x) of a dense 2-D float array. A network of another
-    activation than ReLU, or another output than softmax or logistic, is asked itself."""
-    if network.activation != "relu" or network.out_activation_ not in ("softmax", "logistic"):
-        return network.predict_proba(x)
+def logits(network, x: np.ndarray) -> np.ndarray:
+    """The output layer's scores (before its softmax or logistic) of a ReLU network for
+    rows `x` already scaled, as scikit-learn's forward pass works them out."""
     activation = x
     last = len(network.coefs_) - 1
     for i, (weights, bias) in enumerate(zip(network.coefs_, network.intercepts_, strict=True)):
@@ -42,6 +40,15 @@ def network_proba(network, x: np.ndarray) -> np.ndarray:
         activation += bias
         if i != last:
             np.maximum(activation, 0, out=activation)
+    return activation
+
+
+def network_proba(network, x: np.ndarray) -> np.ndarray:
+    """network.predict_proba(x) of a dense 2-D float array. A network of another
+    activation than ReLU, or another output than softmax or logistic, is asked itself."""
+    if network.activation != "relu" or network.out_activation_ not in ("softmax", "logistic"):
+        return network.predict_proba(x)
+    activation = logits(network, x)
     if network.out_activation_ == "logistic":
         expit(activation, out=activation)
     else:

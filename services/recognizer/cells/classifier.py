@@ -9,7 +9,7 @@ from pathlib import Path
 import joblib
 import numpy as np
 
-from services.recognizer.networks import scaled
+from services.recognizer.networks import logits, scaled
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "digits.joblib"
 # The same network trained with photos out of focus by the cell as well: read only on
@@ -29,11 +29,7 @@ class DigitModel:
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """Pre-softmax scores of the network's output layer."""
-        net = self.network
-        a = scaled(self.scaler, x)
-        for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
-            a = np.maximum(a @ w + b, 0.0)  # ReLU hidden layers
-        return a @ net.coefs_[-1] + net.intercepts_[-1]
+        return logits(self.network, scaled(self.scaler, x))
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
         return tempered_softmax(self.logits(x), self.temperature)

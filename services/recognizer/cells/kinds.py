@@ -39,7 +39,7 @@ from services.recognizer.cells.tuning import (
     SWEEPS,
 )
 from services.recognizer.grid.straighten import ink_map, straighten
-from services.recognizer.networks import scaled
+from services.recognizer.networks import logits, scaled
 
 MODEL_PATH = Path(__file__).parents[1] / "models" / "cell_kinds.joblib"
 # Screenshots' own cell model (print_look.rendered): trained on screens alone, with the
@@ -232,10 +232,7 @@ ALL_FEATURES = KIND_FEATURES + HAND_FEATURES + 1
 
 
 def mlp_logits(scaler, net, x: np.ndarray) -> np.ndarray:
-    a = scaled(scaler, x)
-    for w, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
-        a = np.maximum(a @ w + b, 0.0)
-    return a @ net.coefs_[-1] + net.intercepts_[-1]
+    return logits(net, scaled(scaler, x))
 
 
 @dataclass
