@@ -33,13 +33,14 @@ from services.recognizer.cells.tuning import (
 from services.recognizer.cells.tuning import (
     LOOK_INSET as MARGIN,
 )
+from services.recognizer.ranks import grey_counts
 from services.recognizer.stages import enter
 
 
 def _flat_paper(gray: np.ndarray) -> tuple[int, int] | None:
     """(the paper's grey, grey levels from it to the darkest ink) of a flat screenshot's
     grid, None when its paper is not flat or its ink not deep."""
-    counts = np.bincount(gray.ravel(), minlength=256)
+    counts = grey_counts(gray)
     paper = int(counts.argmax())
     depth = paper - int(gray.min())
     if counts[paper] < FLAT_PAPER * gray.size or depth < DEEP_INK:

@@ -17,12 +17,12 @@ from services.recognizer.grid.tuning import (
     SHARPENED_BETTER,
     UNDER_EXPOSED,
 )
-from services.recognizer.ranks import grey_ranked
+from services.recognizer.ranks import grey_counts, grey_ranked
 
 
 def dark_ground(gray: np.ndarray) -> bool:
     """Whether the picture looks like a dark-mode screenshot: a flat dark ground."""
-    counts = np.convolve(np.bincount(gray.ravel(), minlength=256), np.ones(5), "same")
+    counts = np.convolve(grey_counts(gray), np.ones(5), "same")
     ground = int(counts.argmax())
     return ground < DARK_GROUND and counts[ground] >= GROUND_SHARE * gray.size
 
