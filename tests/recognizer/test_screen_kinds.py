@@ -45,6 +45,13 @@ def test_a_screenshot_is_rendered_and_its_photograph_is_not(form):
     assert not rendered(*looked_at(encoded(photo, "JPEG"), truth.lattice))
 
 
+def test_a_screenshot_of_large_bold_digits_is_rendered():
+    # Its big digits' joins and bowls once stayed dark after the paper's closing, so
+    # several cells looked shaded and the grid went to the photos' model.
+    screen = app_screen(361, "sampled")
+    assert "screen_kinds" in recognize(encoded(screen.image, "PNG")).stages
+
+
 def test_a_flat_page_with_a_shadows_edge_across_is_no_screen():
     page = half_solved_page(130, light_pencil=True, entry_share=0.5, shadow_edges=1)
     assert not rendered(*looked_at(encoded(page.image, "PNG"), page.image.info["lattice"]))

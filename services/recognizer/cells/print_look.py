@@ -160,7 +160,8 @@ def _paper_flat_in_cells(straight: np.ndarray, n: int) -> bool:
     the screen beside it at a corner)."""
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     cell = gray.shape[0] // n
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cell // 3 | 1,) * 2)
+    # Half a cell wide: a large bold digit's joins and bowls are not closed by less.
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cell // 2 | 1,) * 2)
     paper = _insets(cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel), n, MARGIN)
     low, high = np.percentile(paper, [5, 95], axis=1)
     return int(np.count_nonzero(high - low > CELL_SHADE)) <= SHADED_CELLS
