@@ -28,6 +28,7 @@ from services.recognizer.grid.lattice import SIZE, corners_of
 from services.recognizer.grid.restore import locate_in_shade, mended_as, restored
 from services.recognizer.grid.shape import box_fields
 from services.recognizer.grid.straighten import straighten
+from services.recognizer.grid.tuning import FINER_GAIN, FINER_SIDE
 from services.recognizer.killer.kind import decide, min_heads
 from services.recognizer.killer.marks import read_marks
 from services.recognizer.killer.page import (
@@ -38,11 +39,22 @@ from services.recognizer.killer.page import (
 )
 from services.recognizer.killer.reading import cage_walls_seen, killer_cells, reading_fields
 from services.recognizer.nonogram.reading import nonogram_reading
-from services.recognizer.stages import recording
+from services.recognizer.stages import enter, recording
 
 # Sides at which a picture may be a killer: the killer reader and the kind evidence run
 # there. Other sides are read as classic grids.
 KILLER_SIDES = (6, 9)
+
+
+def _finer(image: bytes, scale: float):
+    """(decode(image) at FINER_SIDE, its mends), for a picture shrunk to the working size
+    whose grid was not found there; None when it was hardly shrunk."""
+    if scale < FINER_GAIN:
+        return None
+    enter("finer_decode")
+    gray, finer_scale, size = decode(image, FINER_SIDE)
+    gray, mends = restored(gray)
+    return (gray, finer_scale, size), mends
 
 
 def _points(array: np.ndarray) -> list:
@@ -85,8 +97,17 @@ def _recognize(image: bytes, kind: str) -> Reading:
         timings[stage] = round(now - clock, 4)
         clock = now
 
-    gray = brightened(gray)
-    gray, corners, lattice, as_decoded = locate_in_shade(gray, mends)
+    try:
+        gray, corners, lattice, as_decoded = locate_in_shade(brightened(gray), mends)
+    except RecognitionError as error:
+        finer = _finer(image, scale)
+        if finer is None:
+            raise
+        (gray, scale, _), mends = finer
+        try:
+            gray, corners, lattice, as_decoded = locate_in_shade(brightened(gray), mends)
+        except RecognitionError:
+            raise error from None  # what the picture as a whole shows
     origin = (0.0, 0.0)
     colour = None  # decoded when a stage needs it
 

@@ -58,3 +58,15 @@ def test_an_app_title_bar_just_above_the_grid_does_not_pull_its_top_line(seed):
     cell = (truth[0, -1, 0] - truth[0, 0, 0]) / 9
     top_left = np.asarray(reading.cell_quads, float)[0, :, 0]  # row 0's top-left corners
     assert np.abs(top_left - truth[0, :9]).max() <= 0.1 * cell
+
+
+def test_a_tall_dark_phone_screenshot_whose_thin_lines_fade_when_shrunk_is_read_finer():
+    """Shrunk by its long side to the working size, the grid of this tall screenshot has
+    lines under a pixel wide and faint, and no grid is found; looked at again less shrunk
+    it is read."""
+    screen = app_screen(96, "dark", width=1280, chrome=True)
+    reading = recognize(to_bytes(screen.image), "auto")
+    assert "finer_decode" in reading.stages
+    assert reading.kind == "sudoku"
+    state, _ = read_states(reading)
+    assert (state == np.array(screen.labels)).mean() >= 0.95

@@ -27,16 +27,17 @@ COLOUR_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
                 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
-def _reduction(width: int, height: int) -> int:
-    """The largest of 1, 2, 4, 8 that keeps the picture at least WORK_SIDE long."""
+def _reduction(width: int, height: int, side: int = WORK_SIDE) -> int:
+    """The largest of 1, 2, 4, 8 that keeps the picture at least `side` long."""
     reduce = 1
-    while max(width, height) // (reduce * 2) >= WORK_SIDE and reduce < 8:
+    while max(width, height) // (reduce * 2) >= side and reduce < 8:
         reduce *= 2
     return reduce
 
 
-def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """(grey working image, original pixels per working pixel, original (width, height))."""
+def decode(data: bytes, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """(grey working image at most `work_side` long, original pixels per working pixel,
+    original (width, height))."""
     if not data:
         raise RecognitionError("the upload is empty: send a photo or screenshot of the puzzle "
                                "(JPEG or PNG)")
@@ -53,7 +54,8 @@ def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
     if width * height > MAX_PIXELS:
         raise RecognitionError(f"the image is too large (over {MAX_PIXELS // 1_000_000} "
                                "megapixels): send a smaller photo")
-    gray = cv2.imdecode(np.frombuffer(data, np.uint8), GREY_FLAGS[_reduction(width, height)])
+    gray = cv2.imdecode(np.frombuffer(data, np.uint8),
+                        GREY_FLAGS[_reduction(width, height, work_side)])
     if gray is None:
         raise RecognitionError("this image could not be decoded: send a JPEG or PNG photo "
                                "or screenshot of the puzzle")
@@ -63,8 +65,8 @@ def decode(data: bytes) -> tuple[np.ndarray, float, tuple[int, int]]:
     # EXIF rotation may have swapped the sides relative to the header.
     original = (width, height) if (w >= h) == (width >= height) else (height, width)
     long_side = max(w, h)
-    if long_side > WORK_SIDE:
-        factor = WORK_SIDE / long_side
+    if long_side > work_side:
+        factor = work_side / long_side
         gray = cv2.resize(gray, (max(1, round(w * factor)), max(1, round(h * factor))),
                           interpolation=cv2.INTER_AREA)  # a long strip keeps 1 pixel
     scale = max(original) / max(gray.shape[:2])
@@ -75,7 +77,8 @@ def decode_colour(data: bytes, shape: tuple[int, int]) -> np.ndarray:
     """The picture in colour (BGR) at the working size `shape` (rows, columns), for
     data that decode() has read."""
     width, height = Image.open(io.BytesIO(data)).size
-    colour = cv2.imdecode(np.frombuffer(data, np.uint8), COLOUR_FLAGS[_reduction(width, height)])
+    colour = cv2.imdecode(np.frombuffer(data, np.uint8),
+                          COLOUR_FLAGS[_reduction(width, height, max(WORK_SIDE, *shape))])
     if colour is None:  # decode() read it; a colour decode failing would be a codec quirk
         raise RecognitionError("this image could not be decoded in colour: send a JPEG or "
                                "PNG photo or screenshot of the puzzle")
