@@ -11,7 +11,8 @@ trial and error, the last resort of a person.
 
 from __future__ import annotations
 
-from functools import partial
+from array import array
+from functools import partial, reduce
 from operator import or_
 
 from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
@@ -48,12 +49,17 @@ def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step
     the grid."""
     # (cell, digit) -> (the candidates 'cell is digit' leads to, whether it breaks)
     followed: dict[tuple[int, int], tuple[list[int], bool]] = {}
+    packed: dict[tuple[int, int], int] = {}  # the same candidates, _packed
+    whole = _packed(board.cands)
     for label, options in _choices(board):
         if len(followed) > follows:
             break
         for cell, d in options:
             if (cell, d) not in followed:
-                followed[(cell, d)] = follow(board, cell, bit(d))
+                followed[(cell, d)] = found = follow(board, cell, bit(d))
+                packed[(cell, d)] = _packed(found[0])
+        if reduce(or_, map(packed.__getitem__, options)) == whole:
+            continue  # as most choices: every candidate kept by one option or another
         step = _common_result(board, FORCING_CHAIN, partial(_either, board, options, label),
                               options, [followed[o][0] for o in options])
         if step:
@@ -108,6 +114,8 @@ def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLO
     the same choices followed without it, to go on from. (the step, else a choice that
     then breaks the grid)."""
     followed: dict[tuple[int, int], tuple[list[int], bool]] = {}
+    packed: dict[tuple[int, int], int] = {}  # the same candidates, _packed
+    whole = _packed(board.cands)
     broken = None
     for label, options in _choices(board):
         if len(followed) > follows:
@@ -115,14 +123,23 @@ def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLO
         for cell, d in options:
             if (cell, d) not in followed:
                 reached, breaks = light.get((cell, d), (None, False))
-                followed[(cell, d)] = ((reached, True) if breaks else
-                                       follow(board, cell, bit(d), True, reached))
-                broken = broken or ((cell, d) if followed[(cell, d)][1] else None)
+                followed[(cell, d)] = found = ((reached, True) if breaks else
+                                               follow(board, cell, bit(d), True, reached))
+                packed[(cell, d)] = _packed(found[0])
+                broken = broken or ((cell, d) if found[1] else None)
+        if reduce(or_, map(packed.__getitem__, options)) == whole:
+            continue
         step = _common_result(board, NESTED_FORCING_CHAIN, partial(_either, board, options, label),
                               options, [followed[o][0] for o in options], NESTED_RULES)
         if step:
             return step, None
     return None, broken
+
+
+def _packed(cands: list[int]) -> int:
+    """Candidates as one number, cell after cell in fields of equal width: the OR of
+    several is their cells' unions, and equal numbers are equal candidates."""
+    return int.from_bytes(array("H" if len(cands) <= 256 else "L", cands).tobytes(), "little")
 
 
 def _either(board: Board, options, label: str) -> str:
