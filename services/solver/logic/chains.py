@@ -66,7 +66,7 @@ class Links:
                         a, b = (self.node(d, frozenset(p)) for p in parts.values())
                         self._link(a, b)
         self._weak: dict[int, list[int]] = {}
-        self._weak_cells: dict[int, frozenset[int]] = {}
+        self._weak_cells: dict[int, int] = {}
 
     def node(self, d: int, cells: frozenset[int]) -> int:
         key = (d, cells)
@@ -103,12 +103,16 @@ class Links:
         self._weak[k] = out
         return out
 
-    def weak_cells(self, k: int) -> frozenset[int]:
-        """The one-cell nodes that cannot be true with node k."""
+    def weak_cells(self, k: int) -> int:
+        """The one-cell nodes that cannot be true with node k, as a bit set (bit m for
+        node m)."""
         found = self._weak_cells.get(k)
         if found is None:
-            found = self._weak_cells[k] = frozenset(
-                m for m in self.weak(k) if len(self.nodes[m][1]) == 1)
+            found = 0
+            for m in self.weak(k):
+                if len(self.nodes[m][1]) == 1:
+                    found |= 1 << m
+            self._weak_cells[k] = found
         return found
 
     def where(self, k: int) -> str:
@@ -146,32 +150,48 @@ def _chain_from(links: Links, start: int, max_nodes: int):
     around_start = links.weak_cells(start)
     if not around_start:
         return None  # nothing sees the start: no chain from it removes anything
-    weak, strong, weak_cells = links.weak, links.strong, links.weak_cells
-    # state: (node, is_true); parent pointers rebuild the chain
-    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+    strong = links.strong
+    # the links' own stores first: most nodes are met again and again
+    weak_of, weak_cells_of = links._weak.get, links._weak_cells.get
+    # state: node * 2 + is_true; parent pointers rebuild the chain
+    parent: dict[int, int | None] = {start * 2: None}
     queue = deque([(start, False, 1)])
     while queue:
         node, on, depth = queue.popleft()
         if depth >= max_nodes:
             continue
-        state = (node, on)
-        for nxt in weak(node) if on else strong.get(node, ()):
-            nstate = (nxt, not on)
+        state = node * 2 + on
+        if on:
+            nexts = weak_of(node)
+            if nexts is None:
+                nexts = links.weak(node)
+        else:
+            nexts = strong.get(node, ())
+        for nxt in nexts:
+            nstate = nxt * 2 + (not on)
             if nstate in parent:
                 continue
             if on and nxt not in strong:
                 continue  # a false node leads on only through a strong link
             parent[nstate] = state
             if not on and nxt != start:
-                seen_both = weak_cells(nxt) & around_start
+                cells = weak_cells_of(nxt)
+                if cells is None:
+                    cells = links.weak_cells(nxt)
+                seen_both = cells & around_start
                 if seen_both:
                     chain = [nxt]
                     back = state
                     while back is not None:
-                        chain.append(back[0])
+                        chain.append(back >> 1)
                         back = parent[back]
                     chain.reverse()
-                    return chain, [links.single(x) for x in sorted(seen_both)]
+                    elims = []
+                    while seen_both:
+                        low = seen_both & -seen_both
+                        elims.append(links.single(low.bit_length() - 1))
+                        seen_both ^= low
+                    return chain, elims
             queue.append((nxt, not on, depth + 1))
     return None
 
