@@ -48,8 +48,12 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
     # cells whose units may hold a hidden single: from a settled board, only this one;
     # after the first pass, the cells the other rules changed
     fresh = [cell] if reached is None and board.settled() else None
+    # where the rules without nesting stopped, singles change nothing
+    settled = reached is not None
     while True:
-        if not propagate(cands, geo, changed, fresh):
+        if settled:
+            settled = False
+        elif not propagate(cands, geo, changed, fresh):
             end = good, True
             break
         state = tuple(cands)
