@@ -15,7 +15,14 @@ from array import array
 from functools import partial, reduce
 from operator import or_
 
-from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
+from services.solver.logic.board import (
+    Board,
+    Step,
+    bit,
+    describe_removal,
+    digits_of,
+    popcount,
+)
 from services.solver.logic.hypothesis import NESTED_RULES, RULES, follow
 
 FORCING_CHAIN = "forcing chain"
@@ -31,17 +38,24 @@ NESTED_FOLLOWS = 60  # each one runs a small trial in every two-digit cell
 
 def _choices(board: Board):
     """(label, [(cell, digit), ...]) of every open cell and every digit's places in a
-    unit, fewest choices first."""
-    for width in range(2, board.size + 1):
-        for cell, mask in enumerate(board.cands):
-            if not board.values[cell] and popcount(mask) == width:
-                yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
-                                         if mask & bit(d)]
-        for u, by_digit in enumerate(board.places()):
-            for d in range(1, board.size + 1):
-                where = by_digit[d]
-                if len(where) == width:
-                    yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
+    unit, fewest choices first. The label is a function giving the words, asked only for
+    a step."""
+    size = board.size
+    cells: dict[int, list[int]] = {}  # width -> the open cells of that many digits
+    for cell, mask in enumerate(board.cands):
+        if not board.values[cell]:
+            cells.setdefault(mask.bit_count(), []).append(cell)
+    places: dict[int, list[tuple[int, int, list[int]]]] = {}  # width -> (unit, digit, cells)
+    for u, by_digit in enumerate(board.places()):
+        for d in range(1, size + 1):
+            where = by_digit[d]
+            places.setdefault(len(where), []).append((u, d, where))
+    for width in range(2, size + 1):
+        for cell in cells.get(width, ()):
+            yield partial(board.name, cell), [(cell, d) for d in digits_of(board.cands[cell])]
+        for u, d, where in places.get(width, ()):
+            yield (partial("the {} of {}".format, d, board.unit_name(u)),
+                   [(i, d) for i in where])
 
 
 def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step | None:
@@ -142,9 +156,9 @@ def _packed(cands: list[int]) -> int:
     return int.from_bytes(array("H" if len(cands) <= 256 else "L", cands).tobytes(), "little")
 
 
-def _either(board: Board, options, label: str) -> str:
+def _either(board: Board, options, label) -> str:
     said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
-    return f"Either {said} ({label})"
+    return f"Either {said} ({label()})"
 
 
 def _common_result(board: Board, technique: str, say, options, outcomes,
