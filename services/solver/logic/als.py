@@ -8,7 +8,6 @@ holds z, and z goes from every cell that sees all the z places of both.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
 
 from services.solver.logic.board import (
@@ -67,25 +66,40 @@ def almost_locked_sets(board: Board, max_cells: int = MAX_CELLS) -> list[Als]:
 
 def als_xz(board: Board) -> Step | None:
     sets = almost_locked_sets(board)
-    by_digit: dict[int, list[int]] = {}
-    for k, s in enumerate(sets):
-        for d in s.places:
-            by_digit.setdefault(d, []).append(k)
     # digit -> the open cells that still have it
     open_with = {d: sum(1 << i for i in where)
                  for d in range(1, board.size + 1)
                  if (where := [i for i, m in enumerate(board.cands)
                                if not board.values[i] and m & (1 << (d - 1))])}
+    # digit -> the lowest of its places in a set -> those sets, in order: the sets whose
+    # xs all see a set's xs have the lowest of them among the cells that see those
+    by_low_place: dict[int, dict[int, list[int]]] = {}
+    for m, s in enumerate(sets):
+        for d, where in s.places.items():
+            low = (where & -where).bit_length() - 1
+            by_low_place.setdefault(d, {}).setdefault(low, []).append(m)
     for k, a in enumerate(sets):
-        for x in digits_of(a.mask):
-            later = by_digit[x]
-            for m in later[bisect_right(later, k):]:
+        a_bits, a_seen, a_mask = a.bits, a.seen, a.mask
+        for x in digits_of(a_mask):
+            a_x, others = a_seen[x], a_mask & ~(1 << (x - 1))
+            at = by_low_place[x]
+            later = sorted(m for i in cells_of(a_x) for m in at.get(i, ()) if m > k)
+            for m in later:
                 b = sets[m]
-                if a.bits & b.bits:
+                if a_bits & b.bits or b.places[x] & ~a_x:
+                    continue  # overlapping, or x could be in both
+                common = others & b.mask
+                # most pairs remove nothing: a look at each shared digit before the list
+                b_seen, b_out = b.seen, ~b.bits
+                rest = common
+                while rest:
+                    low = rest & -rest
+                    z = low.bit_length()
+                    if a_seen[z] & b_seen[z] & b_out & open_with.get(z, 0):
+                        break
+                    rest ^= low
+                if not rest:
                     continue
-                if b.places[x] & ~a.seen[x]:
-                    continue  # x could be in both
-                common = a.mask & b.mask & ~(1 << (x - 1))
                 elims = [(i, z) for z in digits_of(common)
                          for i in cells_of(a.seen[z] & b.seen[z] & open_with.get(z, 0) & ~b.bits)]
                 if not elims:

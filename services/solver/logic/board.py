@@ -109,7 +109,7 @@ class Board:
     # answers of cage searches by their cells, sum and candidates (shared by copies)
     memo: dict = field(default_factory=dict)
     # what techniques work out from the candidates, and the state of the board it is for
-    _derived: tuple = field(default_factory=lambda: ((), {}), repr=False, compare=False)
+    _derived: tuple = field(default_factory=lambda: ((), (), {}), repr=False, compare=False)
 
     @classmethod
     def start(cls, givens: list[list[int]] | None, size: int, box: tuple[int, int],
@@ -171,10 +171,11 @@ class Board:
     def derived(self) -> dict:
         """A store for what is worked out from this state of the board (emptied when the
         state changes), so that techniques asking the same share one answer."""
-        state = (*self.cands, *self.values)
-        if self._derived[0] != state:
-            self._derived = (state, {})
-        return self._derived[1]
+        cands, values, store = self._derived
+        if cands != self.cands or values != self.values:
+            store = {}
+            self._derived = (self.cands.copy(), self.values.copy(), store)
+        return store
 
     def places(self) -> list[list[list[int]]]:
         """places()[u][d]: the open cells of unit u where d can go, in the unit's order."""

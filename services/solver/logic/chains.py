@@ -16,6 +16,7 @@ from services.solver.logic.board import (
     Step,
     bit,
     describe_removal,
+    digits_of,
     eliminations_step,
     popcount,
 )
@@ -41,14 +42,17 @@ class Links:
         for cell, mask in enumerate(board.cands):
             if board.values[cell]:
                 continue
-            ds = [d for d in wanted if mask & bit(d)]
+            ds = digits_of(mask) if one_digit is None else [d for d in wanted if mask & bit(d)]
             for d in ds:
                 self.node(d, frozenset((cell,)))
             if one_digit is None and popcount(mask) == 2:
                 a, b = (self.node(d, frozenset((cell,))) for d in ds)
                 self._link(a, b)
         lay = board.lay
-        by_row, by_col, by_box = (lambda i: i // size), (lambda i: i % size), lay.box_of.__getitem__
+        cells = range(size * size)
+        by_row, by_col, by_box = (tuple(i // size for i in cells).__getitem__,
+                                  tuple(i % size for i in cells).__getitem__,
+                                  lay.box_of.__getitem__)
         for u, by_digit in enumerate(board.places()):
             splits = [by_row, by_col] if u >= 2 * size else [by_box]
             for d in wanted:
@@ -66,7 +70,7 @@ class Links:
                         a, b = (self.node(d, frozenset(p)) for p in parts.values())
                         self._link(a, b)
         self._weak: dict[int, list[int]] = {}
-        self._weak_cells: dict[int, frozenset[int]] = {}
+        self._weak_cells: dict[int, int] = {}
 
     def node(self, d: int, cells: frozenset[int]) -> int:
         key = (d, cells)
@@ -103,12 +107,16 @@ class Links:
         self._weak[k] = out
         return out
 
-    def weak_cells(self, k: int) -> frozenset[int]:
-        """The one-cell nodes that cannot be true with node k."""
+    def weak_cells(self, k: int) -> int:
+        """The one-cell nodes that cannot be true with node k, as a bit set (bit m for
+        node m)."""
         found = self._weak_cells.get(k)
         if found is None:
-            found = self._weak_cells[k] = frozenset(
-                m for m in self.weak(k) if len(self.nodes[m][1]) == 1)
+            found = 0
+            for m in self.weak(k):
+                if len(self.nodes[m][1]) == 1:
+                    found |= 1 << m
+            self._weak_cells[k] = found
         return found
 
     def where(self, k: int) -> str:
@@ -146,34 +154,63 @@ def _chain_from(links: Links, start: int, max_nodes: int):
     around_start = links.weak_cells(start)
     if not around_start:
         return None  # nothing sees the start: no chain from it removes anything
-    weak, strong, weak_cells = links.weak, links.strong, links.weak_cells
-    # state: (node, is_true); parent pointers rebuild the chain
-    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-    queue = deque([(start, False, 1)])
-    while queue:
-        node, on, depth = queue.popleft()
-        if depth >= max_nodes:
-            continue
-        state = (node, on)
-        for nxt in weak(node) if on else strong.get(node, ()):
-            nstate = (nxt, not on)
-            if nstate in parent:
-                continue
-            if on and nxt not in strong:
-                continue  # a false node leads on only through a strong link
-            parent[nstate] = state
-            if not on and nxt != start:
-                seen_both = weak_cells(nxt) & around_start
-                if seen_both:
-                    chain = [nxt]
-                    back = state
-                    while back is not None:
-                        chain.append(back[0])
-                        back = parent[back]
-                    chain.reverse()
-                    return chain, [links.single(x) for x in sorted(seen_both)]
-            queue.append((nxt, not on, depth + 1))
+    strong = links.strong
+    # the links' own stores first: most nodes are met again and again
+    weak_of, weak_cells_of = links._weak.get, links._weak_cells.get
+    # state: node * 2 + is_true; parent pointers rebuild the chain
+    parent: dict[int, int | None] = {start * 2: None}
+    # level by level, as a queue would take them: the nodes of odd depths are false
+    # (leading on through strong links), those of even depths true
+    frontier = [start]
+    depth = 1
+    while frontier and depth < max_nodes:
+        reached = []
+        if depth % 2:
+            for node in frontier:
+                state = node * 2
+                for nxt in strong.get(node, ()):
+                    nstate = nxt * 2 + 1
+                    if nstate in parent:
+                        continue
+                    parent[nstate] = state
+                    if nxt != start:
+                        cells = weak_cells_of(nxt)
+                        if cells is None:
+                            cells = links.weak_cells(nxt)
+                        if cells & around_start:
+                            return _found(links, parent, nxt, state, cells & around_start)
+                    reached.append(nxt)
+        else:
+            for node in frontier:
+                state = node * 2 + 1
+                nexts = weak_of(node)
+                if nexts is None:
+                    nexts = links.weak(node)
+                for nxt in nexts:
+                    nstate = nxt * 2
+                    # a false node leads on only through a strong link
+                    if nstate in parent or nxt not in strong:
+                        continue
+                    parent[nstate] = state
+                    reached.append(nxt)
+        frontier = reached
+        depth += 1
     return None
+
+
+def _found(links: Links, parent: dict, last: int, state: int, seen_both: int):
+    """(the chain from the start to last, reached from state; the removals)."""
+    chain = [last]
+    while state is not None:
+        chain.append(state >> 1)
+        state = parent[state]
+    chain.reverse()
+    elims = []
+    while seen_both:
+        low = seen_both & -seen_both
+        elims.append(links.single(low.bit_length() - 1))
+        seen_both ^= low
+    return chain, elims
 
 
 def _chain_text(links: Links, chain: list[int]) -> str:

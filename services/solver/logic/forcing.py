@@ -11,10 +11,18 @@ trial and error, the last resort of a person.
 
 from __future__ import annotations
 
-from functools import partial
+from array import array
+from functools import partial, reduce
 from operator import or_
 
-from services.solver.logic.board import Board, Step, bit, describe_removal, popcount
+from services.solver.logic.board import (
+    Board,
+    Step,
+    bit,
+    describe_removal,
+    digits_of,
+    popcount,
+)
 from services.solver.logic.hypothesis import NESTED_RULES, RULES, follow
 
 FORCING_CHAIN = "forcing chain"
@@ -30,17 +38,24 @@ NESTED_FOLLOWS = 60  # each one runs a small trial in every two-digit cell
 
 def _choices(board: Board):
     """(label, [(cell, digit), ...]) of every open cell and every digit's places in a
-    unit, fewest choices first."""
-    for width in range(2, board.size + 1):
-        for cell, mask in enumerate(board.cands):
-            if not board.values[cell] and popcount(mask) == width:
-                yield board.name(cell), [(cell, d) for d in range(1, board.size + 1)
-                                         if mask & bit(d)]
-        for u, by_digit in enumerate(board.places()):
-            for d in range(1, board.size + 1):
-                where = by_digit[d]
-                if len(where) == width:
-                    yield f"the {d} of {board.unit_name(u)}", [(i, d) for i in where]
+    unit, fewest choices first. The label is a function giving the words, asked only for
+    a step."""
+    size = board.size
+    cells: dict[int, list[int]] = {}  # width -> the open cells of that many digits
+    for cell, mask in enumerate(board.cands):
+        if not board.values[cell]:
+            cells.setdefault(mask.bit_count(), []).append(cell)
+    places: dict[int, list[tuple[int, int, list[int]]]] = {}  # width -> (unit, digit, cells)
+    for u, by_digit in enumerate(board.places()):
+        for d in range(1, size + 1):
+            where = by_digit[d]
+            places.setdefault(len(where), []).append((u, d, where))
+    for width in range(2, size + 1):
+        for cell in cells.get(width, ()):
+            yield partial(board.name, cell), [(cell, d) for d in digits_of(board.cands[cell])]
+        for u, d, where in places.get(width, ()):
+            yield (partial("the {} of {}".format, d, board.unit_name(u)),
+                   [(i, d) for i in where])
 
 
 def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step | None:
@@ -48,12 +63,17 @@ def forcing_chain_or_trial(board: Board, follows: int = FORCING_FOLLOWS) -> Step
     the grid."""
     # (cell, digit) -> (the candidates 'cell is digit' leads to, whether it breaks)
     followed: dict[tuple[int, int], tuple[list[int], bool]] = {}
+    packed: dict[tuple[int, int], int] = {}  # the same candidates, _packed
+    whole = _packed(board.cands)
     for label, options in _choices(board):
         if len(followed) > follows:
             break
         for cell, d in options:
             if (cell, d) not in followed:
-                followed[(cell, d)] = follow(board, cell, bit(d))
+                followed[(cell, d)] = found = follow(board, cell, bit(d))
+                packed[(cell, d)] = _packed(found[0])
+        if reduce(or_, map(packed.__getitem__, options)) == whole:
+            continue  # as most choices: every candidate kept by one option or another
         step = _common_result(board, FORCING_CHAIN, partial(_either, board, options, label),
                               options, [followed[o][0] for o in options])
         if step:
@@ -108,6 +128,8 @@ def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLO
     the same choices followed without it, to go on from. (the step, else a choice that
     then breaks the grid)."""
     followed: dict[tuple[int, int], tuple[list[int], bool]] = {}
+    packed: dict[tuple[int, int], int] = {}  # the same candidates, _packed
+    whole = _packed(board.cands)
     broken = None
     for label, options in _choices(board):
         if len(followed) > follows:
@@ -115,9 +137,12 @@ def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLO
         for cell, d in options:
             if (cell, d) not in followed:
                 reached, breaks = light.get((cell, d), (None, False))
-                followed[(cell, d)] = ((reached, True) if breaks else
-                                       follow(board, cell, bit(d), True, reached))
-                broken = broken or ((cell, d) if followed[(cell, d)][1] else None)
+                followed[(cell, d)] = found = ((reached, True) if breaks else
+                                               follow(board, cell, bit(d), True, reached))
+                packed[(cell, d)] = _packed(found[0])
+                broken = broken or ((cell, d) if found[1] else None)
+        if reduce(or_, map(packed.__getitem__, options)) == whole:
+            continue
         step = _common_result(board, NESTED_FORCING_CHAIN, partial(_either, board, options, label),
                               options, [followed[o][0] for o in options], NESTED_RULES)
         if step:
@@ -125,9 +150,15 @@ def _nested_forcing_chain(board: Board, light: dict, follows: int = NESTED_FOLLO
     return None, broken
 
 
-def _either(board: Board, options, label: str) -> str:
+def _packed(cands: list[int]) -> int:
+    """Candidates as one number, cell after cell in fields of equal width: the OR of
+    several is their cells' unions, and equal numbers are equal candidates."""
+    return int.from_bytes(array("H" if len(cands) <= 256 else "L", cands).tobytes(), "little")
+
+
+def _either(board: Board, options, label) -> str:
     said = " or ".join(f"{board.name(c)} is {d}" for c, d in options)
-    return f"Either {said} ({label})"
+    return f"Either {said} ({label()})"
 
 
 def _common_result(board: Board, technique: str, say, options, outcomes,

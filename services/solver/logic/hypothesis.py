@@ -48,8 +48,12 @@ def follow(board: Board, cell: int, mask: int, nested: bool = False,
     # cells whose units may hold a hidden single: from a settled board, only this one;
     # after the first pass, the cells the other rules changed
     fresh = [cell] if reached is None and board.settled() else None
+    # where the rules without nesting stopped, singles change nothing
+    settled = reached is not None
     while True:
-        if not propagate(cands, geo, changed, fresh):
+        if settled:
+            settled = False
+        elif not propagate(cands, geo, changed, fresh):
             end = good, True
             break
         state = tuple(cands)
@@ -128,13 +132,45 @@ _SUBSETS: dict = {}
 
 
 def _subsets_in(masks: tuple[int, ...]):
-    found = _pairs_in(masks), _naked_triples_in(masks)
-    return None if found == (None, None) else found
+    # Most units hold neither: a pair needs a two-digit mask twice or two digits with
+    # two places each sharing a cell twice, a triple three cells of at most three digits
+    # with three between them. Only then the searches proper.
+    once = twice = thrice = 0
+    for m in masks:
+        thrice |= twice & m
+        twice |= once & m
+        once |= m
+    two = twice & ~thrice  # digits with exactly two places
+    small = [m for m in masks if m & (m - 1) and m.bit_count() <= 3]
+    doubles = [m for m in small if m.bit_count() == 2]
+    repeated = len(set(doubles)) < len(doubles)
+    pairs = None
+    if repeated or two & (two - 1) and sum(
+            1 for t in map(two.__and__, masks) if t & (t - 1)) > 1:
+        pairs = _pairs_in(masks, two, repeated)
+    triples = None
+    if len(small) > 2 and _three_in_three(small):
+        triples = _naked_triples_in(masks)
+    return None if pairs is None and triples is None else (pairs, triples)
 
 
 def subsets_found(cands: list[int], board: Board) -> list:
     """Per unit, what pairs and naked triples do there (memoised by its masks)."""
     return memo_scan(_SUBSETS, _subsets_in, board.lay.scans.unit_keys(cands))
+
+
+def _three_in_three(small: list[int]) -> bool:
+    """Whether three of these masks have three digits between them."""
+    k = len(small)
+    for x in range(k - 2):
+        a = small[x]
+        for y in range(x + 1, k - 1):
+            ab = a | small[y]
+            if ab.bit_count() <= 3:
+                for z in range(y + 1, k):
+                    if (ab | small[z]).bit_count() == 3:
+                        return True
+    return False
 
 
 def pairs(cands: list[int], board: Board, found=None) -> list[int]:
@@ -158,19 +194,11 @@ def pairs(cands: list[int], board: Board, found=None) -> list[int]:
     return changed
 
 
-def _pairs_in(masks: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def _pairs_in(masks: tuple[int, ...], two: int, repeated: bool
+              ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Naked and hidden pairs in one unit, by its masks alone: (the masks after them, the
-    places changed, in order), or None when nothing changes."""
-    once = twice = thrice = 0
-    for m in masks:
-        thrice |= twice & m
-        twice |= once & m
-        once |= m
-    two = twice & ~thrice  # digits with exactly two places
-    doubles = [m for m in masks if m.bit_count() == 2]
-    repeated = len(set(doubles)) < len(doubles)
-    if not repeated and not two & (two - 1):
-        return None  # neither a naked pair nor two digits with two places each
+    places changed, in order), or None when nothing changes. two: the digits with exactly
+    two places; repeated: whether a two-digit mask is there twice."""
     cands = list(masks)
     unit = range(len(cands))
     changed = []
@@ -253,16 +281,29 @@ def pair_contradictions(cands: list[int], board: Board) -> list[int]:
     geo = lay.geo
     changed = []
     # only the cell tried changes as it goes, so the two-digit cells can be listed first
-    for i in list(compress(range(len(cands)), map(lay.scans.two_bits.__getitem__, cands))):
+    cells = list(compress(range(len(cands)), map(lay.scans.two_bits.__getitem__, cands)))
+    # Until a digit is ruled out, every trial starts from these same candidates, which
+    # singles leave as they are: a digit that a trial not breaking the grid places holds
+    # whenever the trial's digit does, so trying it alone cannot break the grid either
+    # (singles only ever remove candidates). Such trials are skipped.
+    holds: dict[int, int] = {}  # cell -> the digits (bits) known not to break it
+    for n, i in enumerate(cells):
         m = cands[i]
         low = m & -m
         for one in (low, m ^ low):
+            if not changed and holds.get(i, 0) & one:
+                continue
             trying = cands.copy()
             trying[i] = one
             if not propagate(trying, geo, [i], [i, *changed]):
                 cands[i] = m ^ one
                 changed.append(i)
                 break
+            if not changed:
+                for j in cells[n + 1:]:
+                    t = trying[j]
+                    if not t & (t - 1):
+                        holds[j] = holds.get(j, 0) | t
     return changed
 
 
