@@ -94,11 +94,7 @@ def _trace(mask: np.ndarray, predicted: np.ndarray, along: np.ndarray,
     else:  # one sample at a time: each window starts where the previous sample's line was
         found = np.full(count, np.nan)
         half = count // 2
-        # Not from the very ends: there the smear along the line reaches past the grid's
-        # end, a thin line's ink halves below the strong level, and a dark bar just
-        # outside the grid (an app's title bar) is the strong run the search finds first
-        # and then follows. The fit carries the line out to its ends.
-        for order in (range(1, half + 1), range(count - 2, half, -1)):
+        for order in (range(0, half + 1), range(count - 1, half, -1)):
             offset = 0.0
             for i in order:
                 centre = predicted[i] + offset
