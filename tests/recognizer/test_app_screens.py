@@ -57,3 +57,16 @@ def test_a_tall_dark_phone_screenshot_whose_thin_lines_fade_when_shrunk_is_read_
     assert reading.kind == "sudoku"
     state, _ = read_states(reading)
     assert (state == np.array(screen.labels)).mean() >= 0.95
+
+
+@pytest.mark.parametrize("seed", [110, 117, 120, 144])
+def test_an_app_title_bar_just_above_the_grid_does_not_pull_its_top_line(seed):
+    """A light theme's thin outer line a few pixels below the app's dark title bar: the
+    grid's top line is traced along its own ink, not along the bar's edge (row 0's cells
+    would take the bar's edge for pencil notes)."""
+    screen = app_screen(seed, "light", chrome=True)
+    reading = recognize(to_bytes(screen.image), "auto")
+    truth = np.asarray(screen.image.info["lattice"], float)
+    cell = (truth[0, -1, 0] - truth[0, 0, 0]) / 9
+    top_left = np.asarray(reading.cell_quads, float)[0, :, 0]  # row 0's top-left corners
+    assert np.abs(top_left - truth[0, :9]).max() <= 0.1 * cell

@@ -104,7 +104,11 @@ def _trace(mask: np.ndarray, predicted: np.ndarray, along: np.ndarray,
                 hit = _peak_near(mask[lo:hi + 1, int(along[i])].tolist(), centre - lo)
                 if hit is not None:
                     found[i] = lo + hit
-                    offset = found[i] - predicted[i]
+                    # Not led from the very end: there the smear along the line reaches
+                    # past the grid, a thin line's ink halves, and a dark bar just outside
+                    # (an app's title bar) may be the only strong run in reach.
+                    if i != order[0]:
+                        offset = found[i] - predicted[i]
     ok = ~np.isnan(found)
     if ok.sum() < 0.35 * count:
         return None
