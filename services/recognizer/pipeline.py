@@ -46,15 +46,16 @@ from services.recognizer.stages import enter, recording
 KILLER_SIDES = (6, 9)
 
 
-def _finer(image: bytes, scale: float):
-    """(decode(image) at FINER_SIDE, its mends), for a picture shrunk to the working size
-    whose grid was not found there; None when it was hardly shrunk."""
+def _finer(image: bytes, scale: float) -> tuple[np.ndarray, float, list] | None:
+    """(grey picture, scale, mends) of the upload decoded at up to FINER_SIDE and mended,
+    for a picture shrunk to the working size whose grid was not found there; None when
+    it was hardly shrunk."""
     if scale < FINER_GAIN:
         return None
     enter("finer_decode")
-    gray, finer_scale, size = decode(image, FINER_SIDE)
+    gray, finer_scale, _ = decode(image, FINER_SIDE)
     gray, mends = restored(gray)
-    return (gray, finer_scale, size), mends
+    return gray, finer_scale, mends
 
 
 def _points(array: np.ndarray) -> list:
@@ -103,7 +104,7 @@ def _recognize(image: bytes, kind: str) -> Reading:
         finer = _finer(image, scale)
         if finer is None:
             raise
-        (gray, scale, _), mends = finer
+        gray, scale, mends = finer
         try:
             gray, corners, lattice, as_decoded = locate_in_shade(brightened(gray), mends)
         except RecognitionError:

@@ -51,12 +51,17 @@ def _uint8_edge_sharpness(gray: np.ndarray) -> float:
     gradients are whole numbers, so each rank is read off a cumulative count instead of
     a partition of every pixel (this runs on every picture, more than once). The root
     is rounded correctly (cv2.magnitude's last bit varies with the memory's alignment)."""
-    levels = np.cumsum(grey_counts(gray))
-    low, high = _ranked(levels, (0.01, 0.99))
+    grey_range = _grey_range(gray)
     dx = cv2.Sobel(gray, cv2.CV_16S, 1, 0, ksize=1).astype(np.int32)
     dy = cv2.Sobel(gray, cv2.CV_16S, 0, 1, ksize=1).astype(np.int32)
     (squared,) = _ranked(np.cumsum(np.bincount((dx * dx + dy * dy).ravel())), (0.995,))
-    return float(np.sqrt(np.float32(squared))) / max(float(high - low), 1.0)
+    return float(np.sqrt(np.float32(squared))) / grey_range
+
+
+def _grey_range(gray: np.ndarray) -> float:
+    """A uint8 picture's grey levels from its 1st to its 99th percentile (at least 1)."""
+    low, high = _ranked(np.cumsum(grey_counts(gray)), (0.01, 0.99))
+    return max(float(high - low), 1.0)
 
 
 def plainly_sharp(gray: np.ndarray, sharpness: float) -> bool:
@@ -64,9 +69,8 @@ def plainly_sharp(gray: np.ndarray, sharpness: float) -> bool:
     steep steps along one axis alone: a step of t grey levels on either axis makes a
     squared gradient of at least t*t. Several times cheaper than the ranks of every
     squared gradient; False says nothing (the full measure decides)."""
-    low, high = _ranked(np.cumsum(grey_counts(gray)), (0.01, 0.99))
+    grey_range = _grey_range(gray)
     # The smallest whole step clearly past `sharpness` of the grey range.
-    grey_range = max(float(high - low), 1.0)
     step = int(sharpness * grey_range) + 1
     while step / grey_range < sharpness:  # as edge_sharpness divides
         step += 1
