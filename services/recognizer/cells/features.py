@@ -15,10 +15,19 @@ import numpy as np
 
 from services.recognizer.cells.tuning import (
     BORDER,
+    DESCREEN,
+    DOT_AREA,
+    DOT_CLEAR,
+    DOT_LEVEL,
+    DOT_SPACING,
     EDGE_ROWS,
+    FAINT_DIGITS,
     FAINT_LEVEL,
     LINE_RUN,
+    MAX_PITCH,
     MIN_BLOB,
+    MIN_DOTS,
+    MIN_INKED_CELLS,
     SHAPE_SCALE,
     WIDE_LINE,
 )
@@ -276,11 +285,121 @@ def features(digit: np.ndarray, shape: np.ndarray) -> np.ndarray:
     return np.concatenate([hog, pixels, shape * SHAPE_SCALE]).astype(np.float32)
 
 
+def dot_pitch(cell: np.ndarray, floor: float) -> float:
+    """The spacing (pixels) of the halftone dots a cell's ink is laid in, 0 when it is not
+    so laid: its peak stands DOT_CLEAR times above the `floor` (the grid's blank cells'
+    peak), and its strokes, cut at DOT_LEVEL of that peak, fall apart into MIN_DOTS or
+    more dots, each under DOT_AREA of the cell and none larger, spaced evenly (the
+    nearest neighbour of most lies DOT_SPACING of the median spacing or nearer) and
+    closer than MAX_PITCH of the cell. Noise gives specks too, but strewn unevenly; a
+    solid stroke, one blob."""
+    p = cell.shape[0]
+    inset = cell[int(BORDER * p):int(np.ceil((1 - BORDER) * p)),
+                 int(BORDER * p):int(np.ceil((1 - BORDER) * p))]
+    peak = float(inset.max())
+    if peak < max(FAINT_LEVEL, DOT_CLEAR * floor):
+        return 0.0
+    # The cut from the ink's upper percentile, not its single darkest pixel: one dot
+    # darker than the rest would leave the others under it.
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(
+        (inset >= DOT_LEVEL * np.percentile(inset, 99)).astype(np.uint8), connectivity=8)
+    area = stats[1:, cv2.CC_STAT_AREA]
+    if area.max(initial=0) > DOT_AREA * p * p:
+        return 0.0
+    dots = centroids[1:][area >= 2]  # single pixels are noise, a screen's dot is not
+    if len(dots) < MIN_DOTS:
+        return 0.0
+    apart = np.hypot(*(dots[:, None] - dots[None]).transpose(2, 0, 1))
+    np.fill_diagonal(apart, np.inf)
+    nearest = apart.min(axis=1)
+    spacing = float(np.median(nearest))
+    if spacing > MAX_PITCH * p or \
+            np.mean(np.abs(nearest - spacing) <= DOT_SPACING * spacing) < 0.75:
+        return 0.0
+    return spacing
+
+
+def descreened(cell: np.ndarray, pitch: float) -> np.ndarray:
+    """A cell's ink laid in halftone dots `pitch` apart, smoothed into strokes and scaled
+    so that they reach the stroke level as printed ones do: the dots of a thin stroke
+    are far apart, the cell model reads them as blank. The smoothing (a Gaussian of
+    DESCREEN times the pitch) damps the screen's own frequency to a few per cent. The
+    grid lines' remnants along the edge are left out first: smoothed, they would bleed
+    into the cell."""
+    p = cell.shape[0]
+    edge = int(WIDE_LINE * p)
+    inner = np.zeros_like(cell)
+    inner[edge:p - edge, edge:p - edge] = cell[edge:p - edge, edge:p - edge]
+    smooth = cv2.GaussianBlur(inner, (0, 0), DESCREEN * pitch)
+    inset = smooth[int(BORDER * p):int(np.ceil((1 - BORDER) * p)),
+                   int(BORDER * p):int(np.ceil((1 - BORDER) * p))]
+    paper, peak = float(np.median(inset)), float(inset.max())
+    return np.clip((smooth - paper) / max(peak - paper, 1e-6), 0.0, 1.0).astype(cell.dtype)
+
+
+def _inset(cells: np.ndarray) -> np.ndarray:
+    """(n*n, ...) the cells' insets, clear of the grid lines (BORDER)."""
+    p = cells.shape[1]
+    inset = slice(int(BORDER * p), int(np.ceil((1 - BORDER) * p)))
+    return cells[:, inset, inset]
+
+
+def ink_floor(cells: np.ndarray) -> float:
+    """The peak of a blank cell's ink, its paper's noise: the median cell's (most cells of
+    a grid are blank)."""
+    return float(np.median(_inset(cells).max(axis=(1, 2))))
+
+
+def dot_pitches(cells: np.ndarray) -> np.ndarray:
+    """(n*n,) dot_pitch of each of the (n*n, p, p) cells."""
+    floor = ink_floor(cells)
+    return np.array([dot_pitch(cell, floor) for cell in cells])
+
+
+def screened_cells(straight: np.ndarray, n: int = 9) -> np.ndarray:
+    """(n*n,) bool: the cells of a straightened grid whose ink is laid in halftone dots."""
+    return dot_pitches(cells_of(ink_map(straight), n, PATCH)) > 0
+
+
+def with_dots_descreened(cells: np.ndarray) -> np.ndarray:
+    """(n*n, p, p) the cells, each laid in halftone dots (dot_pitches) descreened, and the
+    ink of a grid whose digits are all far fainter than its lines raised
+    (with_faint_digits_raised)."""
+    pitches = dot_pitches(cells)
+    out = cells.copy() if pitches.any() else cells
+    for i in np.flatnonzero(pitches):
+        out[i] = descreened(cells[i], float(pitches[i]))
+    return with_faint_digits_raised(out, cells, pitches > 0)
+
+
+def with_faint_digits_raised(cells: np.ndarray, original: np.ndarray,
+                             screened: np.ndarray) -> np.ndarray:
+    """The cells' ink measured against the digits' own where every digit is far fainter
+    than the grid's lines: the ink scale is set by the lines (grid/straighten.py), and a
+    print whose thin strokes lost most of their ink (a halftone screen whose dots the
+    picture blurred together) leaves its digits under the stroke level, read blank.
+    The cells holding ink (DOT_CLEAR times the blank cells' peak) other than `screened`
+    ones (already scaled) are divided by their median ink level (the 99th percentile of
+    each inset) when that is under FAINT_DIGITS of the lines'. `original`: the cells
+    before descreening, whose floor and peaks are measured."""
+    peaks = _inset(original).max(axis=(1, 2))
+    inked = peaks >= max(FAINT_LEVEL, DOT_CLEAR * ink_floor(original))
+    if inked.sum() < MIN_INKED_CELLS:
+        return cells
+    level = float(np.median(np.percentile(_inset(original)[inked], 99, axis=(1, 2))))
+    if level >= FAINT_DIGITS:
+        return cells
+    raise_ = inked & ~screened
+    out = cells.copy()
+    out[raise_] = np.clip(original[raise_] / level, 0.0, 3.0)
+    return out
+
+
 def read_grid_cells(straight: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
     """(n*n, F) features of the cells of a straightened grid, row by row, and the (n, n, 4)
     box of each cell's digit ink (see normalise_cell): givens sit large in the middle,
     cage sums in a corner."""
-    cells = cells_of(ink_map(straight), n, PATCH)
+    cells = with_dots_descreened(cells_of(ink_map(straight), n, PATCH))
     rows, boxes = [], []
     for cell_ink, mask in zip(cells, digit_masks(cells, n), strict=True):
         digit, shape, box = normalise_cell(cell_ink, mask=mask)

@@ -23,6 +23,26 @@ EDGE_ROWS = 0.05  # outermost share of the cell where only a grid line's ink lie
 WIDE_LINE = 0.12  # ... and how far a line's rows may go on past it
 FAINT_LEVEL = 0.5 * INK_LEVEL  # fainter ink counts where it touches a stroke
 SHAPE_SCALE = 4.0  # shape measures are scaled up to weigh like the other features
+# A print laid in a halftone dot screen (dot_pitch): its thin strokes fall apart into dots.
+DOT_LEVEL = 0.5  # share of the cell's own peak (99th percentile) that cuts its ink into dots
+DOT_AREA = 0.03  # share of the cell: a screen's dot is smaller
+MIN_DOTS = 4  # dots of two pixels or more that make a screened glyph (a 1 shows 4)
+DOT_SPACING = 0.35  # the share of the median spacing a screen's dots keep to
+# Of the cell: inked dots lie closer (up to twice a screen's pitch, where a thin stroke
+# misses some of its dots).
+MAX_PITCH = 0.25
+DOT_CLEAR = 2.0  # a screened glyph's peak over the blank cells' (their paper's noise)
+# sigma of the smoothing as a share of the dots' spacing: a Gaussian damps the screen's
+# frequency 1/spacing by exp(-2 pi^2 DESCREEN^2), to 17 % at 0.3, and keeps a stroke one
+# spacing wide. 0.25 / 0.3 / 0.4 / 0.5 read 9 / 14 / 13 / 12 of a screened page's 20
+# screened digits right (seed 96 003 002, not a bench seed).
+DESCREEN = 0.3
+# A grid whose cells holding ink (at least MIN_INKED_CELLS of them) peak at a median under
+# FAINT_DIGITS of its lines' ink has that ink measured against its own level: halftone
+# prints whose dots the picture blurred together measured 0.35-0.46 (thin faces), clean
+# photographed prints about 1.
+FAINT_DIGITS = 0.6
+MIN_INKED_CELLS = 8
 
 # digits.py: set by hand unless the note says how it was fitted; measured by bench/recognition.py
 # (SOFT_SHARE: bench/soft_share.py)
@@ -36,6 +56,10 @@ TALLEST_DIGIT = 0.8
 # sit high or low in their cells; a cage sum sits in the top-left corner).
 CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
 UPRIGHT = 1.15  # a given's box is this many times taller than wide; cage boxes are not
+# A cell read from halftone dots (features.descreened) has its reading flattened (p ** this,
+# renormalised): 0.99 / 0.01 -> about 0.77 / 0.23, so a misread's runner-up reaches the
+# review's 0.2 (solver/review.py UNCERTAIN_RUNNER_UP), while 0.999+ stays above 0.9.
+SCREEN_TEMPER = 0.3
 # The soft-photo digit model's share of a soft grid's reading, the main model's the rest.
 # The two models err on different cells, and either alone is surer when wrong. Chosen on
 # synthetic soft photos only (bench/soft_share.py, 1 267 soft grids of seeds 61 000 000+
