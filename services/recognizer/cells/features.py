@@ -352,8 +352,13 @@ def ink_floor(cells: np.ndarray) -> float:
 
 def dot_pitches(cells: np.ndarray) -> np.ndarray:
     """(n*n,) dot_pitch of each of the (n*n, p, p) cells."""
-    floor = ink_floor(cells)
-    return np.array([dot_pitch(cell, floor) for cell in cells])
+    peaks = _inset(cells).max(axis=(1, 2))
+    floor = float(np.median(peaks))
+    out = np.zeros(len(cells))
+    # Only a cell whose ink stands clear of the paper's noise can be screened (dot_pitch).
+    for i in np.flatnonzero(peaks >= max(FAINT_LEVEL, DOT_CLEAR * floor)):
+        out[i] = dot_pitch(cells[i], floor)
+    return out
 
 
 def screened_cells(straight: np.ndarray, n: int = 9) -> np.ndarray:
