@@ -285,6 +285,17 @@ def features(digit: np.ndarray, shape: np.ndarray) -> np.ndarray:
     return np.concatenate([hog, pixels, shape * SHAPE_SCALE]).astype(np.float32)
 
 
+def _upper(ink: np.ndarray) -> float:
+    """The 99th percentile of `ink` as np.percentile takes it (linear between the two
+    nearest ranks), from a partition instead of a sort."""
+    flat = ink.ravel()
+    at = 0.99 * (flat.size - 1)
+    lo = int(at)
+    hi = min(lo + 1, flat.size - 1)
+    low, high = np.partition(flat, (lo, hi))[[lo, hi]]
+    return float(low + (high - low) * (at - lo))
+
+
 def dot_pitch(cell: np.ndarray, floor: float) -> float:
     """The spacing (pixels) of the halftone dots a cell's ink is laid in, 0 when it is not
     so laid: its peak stands DOT_CLEAR times above the `floor` (the grid's blank cells'
@@ -302,7 +313,7 @@ def dot_pitch(cell: np.ndarray, floor: float) -> float:
     # The cut from the ink's upper percentile, not its single darkest pixel: one dot
     # darker than the rest would leave the others under it.
     count, _, stats, centroids = cv2.connectedComponentsWithStats(
-        (inset >= DOT_LEVEL * np.percentile(inset, 99)).astype(np.uint8), connectivity=8)
+        (inset >= DOT_LEVEL * _upper(inset)).astype(np.uint8), connectivity=8)
     area = stats[1:, cv2.CC_STAT_AREA]
     if area.max(initial=0) > DOT_AREA * p * p:
         return 0.0
@@ -361,16 +372,26 @@ def dot_pitches(cells: np.ndarray) -> np.ndarray:
     return out
 
 
+# The last grid's dot pitches: read_cells asks for those of the picture read_grid_cells
+# has just read. Held by the picture's identity (the reader never writes into a picture
+# it has handed on).
+_last_pitches: list = [None, None, None]
+
+
 def screened_cells(straight: np.ndarray, n: int = 9) -> np.ndarray:
     """(n*n,) bool: the cells of a straightened grid whose ink is laid in halftone dots."""
-    return dot_pitches(cells_of(ink_map(straight), n, PATCH)) > 0
+    held, side, pitches = _last_pitches
+    if held is not straight or side != n:
+        pitches = dot_pitches(cells_of(ink_map(straight), n, PATCH))
+    return pitches > 0
 
 
-def with_dots_descreened(cells: np.ndarray) -> np.ndarray:
-    """(n*n, p, p) the cells, each laid in halftone dots (dot_pitches) descreened, and the
-    ink of a grid whose digits are all far fainter than its lines raised
-    (with_faint_digits_raised)."""
-    pitches = dot_pitches(cells)
+def with_dots_descreened(cells: np.ndarray, pitches: np.ndarray | None = None) -> np.ndarray:
+    """(n*n, p, p) the cells, each laid in halftone dots (dot_pitches, unless given)
+    descreened, and the ink of a grid whose digits are all far fainter than its lines
+    raised (with_faint_digits_raised)."""
+    if pitches is None:
+        pitches = dot_pitches(cells)
     out = cells.copy() if pitches.any() else cells
     for i in np.flatnonzero(pitches):
         out[i] = descreened(cells[i], float(pitches[i]))
@@ -404,7 +425,10 @@ def read_grid_cells(straight: np.ndarray, n: int = 9) -> tuple[np.ndarray, np.nd
     """(n*n, F) features of the cells of a straightened grid, row by row, and the (n, n, 4)
     box of each cell's digit ink (see normalise_cell): givens sit large in the middle,
     cage sums in a corner."""
-    cells = with_dots_descreened(cells_of(ink_map(straight), n, PATCH))
+    cells = cells_of(ink_map(straight), n, PATCH)
+    pitches = dot_pitches(cells)
+    _last_pitches[:] = [straight, n, pitches]
+    cells = with_dots_descreened(cells, pitches)
     rows, boxes = [], []
     for cell_ink, mask in zip(cells, digit_masks(cells, n), strict=True):
         digit, shape, box = normalise_cell(cell_ink, mask=mask)
