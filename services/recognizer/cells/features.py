@@ -21,6 +21,7 @@ from services.recognizer.cells.tuning import (
     DOT_LEVEL,
     DOT_SPACING,
     EDGE_ROWS,
+    EVEN_DOTS,
     FAINT_DIGITS,
     FAINT_LEVEL,
     LINE_RUN,
@@ -301,7 +302,7 @@ def dot_pitch(cell: np.ndarray, floor: float) -> float:
     so laid: its peak stands DOT_CLEAR times above the `floor` (the grid's blank cells'
     peak), and its strokes, cut at DOT_LEVEL of that peak, fall apart into MIN_DOTS or
     more dots, each under DOT_AREA of the cell and none larger, spaced evenly (the
-    nearest neighbour of most lies DOT_SPACING of the median spacing or nearer) and
+    nearest neighbour of EVEN_DOTS of them lies DOT_SPACING of the median spacing or nearer) and
     closer than MAX_PITCH of the cell. Noise gives specks too, but strewn unevenly; a
     solid stroke, one blob."""
     p = cell.shape[0]
@@ -325,7 +326,7 @@ def dot_pitch(cell: np.ndarray, floor: float) -> float:
     nearest = apart.min(axis=1)
     spacing = float(np.median(nearest))
     if spacing > MAX_PITCH * p or \
-            np.mean(np.abs(nearest - spacing) <= DOT_SPACING * spacing) < 0.75:
+            np.mean(np.abs(nearest - spacing) <= DOT_SPACING * spacing) < EVEN_DOTS:
         return 0.0
     return spacing
 

@@ -28,6 +28,7 @@ DOT_LEVEL = 0.5  # share of the cell's own peak (99th percentile) that cuts its 
 DOT_AREA = 0.03  # share of the cell: a screen's dot is smaller
 MIN_DOTS = 4  # dots of two pixels or more that make a screened glyph (a 1 shows 4)
 DOT_SPACING = 0.35  # the share of the median spacing a screen's dots keep to
+EVEN_DOTS = 0.75  # ... share of the dots keeping to it (0.6: 1 more cell of 1 944 right)
 # Of the cell: inked dots lie closer (up to twice a screen's pitch, where a thin stroke
 # misses some of its dots).
 MAX_PITCH = 0.25
