@@ -58,8 +58,9 @@ TALLEST_DIGIT = 0.8
 CENTRED_ACROSS, CENTRED_DOWN = 0.12, 0.2
 UPRIGHT = 1.15  # a given's box is this many times taller than wide; cage boxes are not
 # A cell read from halftone dots (features.descreened) has its reading flattened (p ** this,
-# renormalised): 0.99 / 0.01 -> about 0.77 / 0.23, so a misread's runner-up reaches the
-# review's 0.2 (solver/review.py UNCERTAIN_RUNNER_UP), while 0.999+ stays above 0.9.
+# renormalised): of two readings, 0.99 / 0.01 -> 0.80 / 0.20, so a misread's runner-up
+# reaches the review's 0.2 (solver/review.py UNCERTAIN_RUNNER_UP); 0.9999 -> 0.94. Set by
+# hand, as TOUCHING_TEMPER.
 SCREEN_TEMPER = 0.3
 # The soft-photo digit model's share of a soft grid's reading, the main model's the rest.
 # The two models err on different cells, and either alone is surer when wrong. Chosen on
