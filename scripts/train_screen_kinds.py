@@ -29,7 +29,8 @@ def build(args: argparse.Namespace):
     print(f"{len(y)} training cells, {len(y_cal)} calibration cells; classes "
           f"{np.bincount(y, minlength=20).tolist()}")
     model = train(x, y, x_cal, y_cal, args.seed,
-                  {"pages": args.pages, "cells": len(y), "seed": args.seed}, colour=True)
+                  {"pages": args.pages, "cells": len(y), "seed": args.seed,
+                   "members": args.members}, colour=True, members=args.members)
     print(f"temperature {model.temperature:.2f}")
     return model
 
@@ -40,6 +41,8 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=60,
                         help="pages the temperature is fitted on (other seeds)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--members", type=int, default=3,
+                        help="networks from successive seeds whose scores are averaged")
     parser.add_argument("--out", type=Path, default=SCREEN_MODEL_PATH)
     args = parser.parse_args()
     train_and_save(build, args.out, args)

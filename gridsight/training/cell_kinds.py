@@ -178,7 +178,10 @@ def fit_temperature(model: CellKindModel, x: np.ndarray, y: np.ndarray) -> float
 
 def train(x: np.ndarray, y: np.ndarray, x_cal: np.ndarray, y_cal: np.ndarray,
           seed: int, info: dict, columns: int = KIND_FEATURES,
-          colour: bool = False) -> CellKindModel:
+          colour: bool = False, members: int = 1) -> CellKindModel:
+    """The cell-kind model fitted on (x, y), its temperature on (x_cal, y_cal); with
+    `members` > 1, that many networks from seeds seed, seed + 1, ..., their scores
+    averaged (kinds.mlp_logits)."""
     model = CellKindModel(None, None, 1.0, info, columns=columns, colour=colour)
     x = model.inputs(x)
     scaler = StandardScaler().fit(x)
@@ -188,10 +191,12 @@ def train(x: np.ndarray, y: np.ndarray, x_cal: np.ndarray, y_cal: np.ndarray,
     if len(missing):
         x = np.concatenate([x, np.repeat(x[:1], len(missing), 0)])
         y = np.concatenate([y, missing])
-    net = MLPClassifier(hidden_layer_sizes=(160,), alpha=1e-3, max_iter=120,
-                        early_stopping=False, random_state=seed)
-    net.fit(scaler.transform(x), y)
-    model.scaler, model.network = scaler, net
+    nets = []
+    for member in range(members):
+        net = MLPClassifier(hidden_layer_sizes=(160,), alpha=1e-3, max_iter=120,
+                            early_stopping=False, random_state=seed + member)
+        nets.append(net.fit(scaler.transform(x), y))
+    model.scaler, model.network = scaler, nets[0] if members == 1 else tuple(nets)
     model.temperature = fit_temperature(model, x_cal, y_cal)
     return model
 

@@ -11,15 +11,10 @@ import random
 import numpy as np
 
 from gridsight.training.cell_kinds import jittered, lattice_from_corners, page_classes
-from services.recognizer.cells.ink import ink_colour_features, ink_tones
-from services.recognizer.cells.kinds import CELL, SIZE, straight_features
+from services.recognizer.cells.ink import screen_features
+from services.recognizer.cells.kinds import CELL, SIZE
 from services.recognizer.grid.decode import decode, decode_colour
 from services.recognizer.grid.straighten import straighten
-
-
-def screen_features(straight: np.ndarray) -> np.ndarray:
-    """The screens' model's feature rows: straight_features, then the ink's colour."""
-    return np.hstack([straight_features(straight), ink_colour_features(ink_tones(straight))])
 
 
 def _page(seed: int, k: int, rng: random.Random):

@@ -16,7 +16,13 @@ from gridsight.synth.app_screens import FAMILIES, HELD_OUT_FAMILY, app_screen
 from gridsight.synth.half_solved import half_solved_page
 from gridsight.synth.photo import photograph
 from services.recognizer import recognize
-from services.recognizer.cells.ink import COLOUR_FEATURES, ink_colour_features, ink_tones
+from services.recognizer.cells.ink import (
+    COLOUR_FEATURES,
+    FAINT_FEATURES,
+    faint_ink_features,
+    ink_colour_features,
+    ink_tones,
+)
 from services.recognizer.cells.kinds import CELL, SCREEN_MODEL_PATH, load_kind_model
 from services.recognizer.cells.print_look import rendered
 from services.recognizer.grid.decode import decode, decode_colour
@@ -72,7 +78,24 @@ def test_the_persons_coloured_digits_stand_apart_from_the_givens_in_ink():
 def test_the_shipped_screen_model_loads_with_its_colour_columns():
     model = load_kind_model(SCREEN_MODEL_PATH)
     assert SCREEN_MODEL_PATH.exists() and model.colour and model.hand is None
-    assert model.network.coefs_[-1].shape[1] == 20
+    members = model.network if isinstance(model.network, tuple) else (model.network,)
+    assert len(members) == model.info.get("members", 1)
+    assert all(net.coefs_[-1].shape[1] == 20 for net in members)
+
+
+def test_faint_ink_tells_hairline_candidates_from_a_blank_cell_and_a_line_edge():
+    """A candidate lighter than the stroke level still shows in the faint ink features; a
+    blank cell shows none, nor does one whose inset a grid line's edge crosses (a
+    lattice a little off)."""
+    gray = np.full((9 * CELL, 9 * CELL), 255, np.uint8)
+    gray[::CELL, :] = 0
+    gray[:, ::CELL] = 0
+    gray[5 * CELL + 10:5 * CELL + 18, 12:14] = 190  # a hairline '1' in cell (5, 0)
+    gray[CELL + 6, CELL:2 * CELL] = 120  # an edge across cell (1, 1)
+    features = faint_ink_features(gray)
+    assert features.shape == (81, FAINT_FEATURES)
+    assert (features[45] > 0).all()
+    assert (features[0] == 0).all() and (features[10] == 0).all()
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import numpy as np
 from services.recognizer.cells.ink import (
     ink_colour_features,
     ink_tones,
+    screen_features,
     second_ink,
     with_one_print_ink,
 )
@@ -89,10 +90,13 @@ def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None,
     """`rendered`: the grid is a screenshot's (print_look.rendered), read by the screens'
     model with its ink colours."""
     model = load_kind_model(SCREEN_MODEL_PATH if rendered else MODEL_PATH)
-    x = straight_features(straight)
     tones = ink_tones(straight) if rendered or model.colour else None
-    if model.colour:
-        x = np.hstack([x, ink_colour_features(tones)])
+    if rendered:
+        x = screen_features(straight, tones)
+    else:
+        x = straight_features(straight)
+        if model.colour:
+            x = np.hstack([x, ink_colour_features(tones)])
     probs = model.predict_proba(x)
     if rendered:
         probs = with_one_print_ink(probs, tones)

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.recognizer.cells.kinds import CELL, ENTRY_CLASSES, PRINTED_CLASSES, SIZE
+from services.recognizer.cells.kinds import (
+    CELL,
+    ENTRY_CLASSES,
+    PRINTED_CLASSES,
+    SIZE,
+    STROKE_MARGIN,
+    straight_features,
+)
 from services.recognizer.cells.marks import MARK_MARGIN
 from services.recognizer.cells.tuning import (
     INK_APART,
@@ -14,6 +21,7 @@ from services.recognizer.cells.tuning import (
     MIN_PRINTED,
     SURE_KIND,
 )
+from services.recognizer.grid.straighten import ink_map
 from services.recognizer.ranks import ranked
 
 
@@ -129,3 +137,45 @@ def ink_colour_features(tones: np.ndarray) -> np.ndarray:
     return np.column_stack([tones - median, chroma, chroma - neutral, light - darkest,
                             light - middle, np.abs(tones - plain).max(axis=1),
                             inked]).astype(np.float32)
+
+
+def screen_grey(straight: np.ndarray) -> np.ndarray:
+    """A screenshot's grid in grey for its cells' ink: each pixel's darkest channel. A
+    digit in colour keeps its contrast there, which luminance gives away (a pure blue
+    entry is no darker than mid grey, and a dark theme's blue entries, inverted, turn a
+    light orange)."""
+    return straight.min(axis=2) if straight.ndim == 3 else straight
+
+
+FAINT_FEATURES = 4
+
+
+def faint_ink_features(gray: np.ndarray) -> np.ndarray:
+    """(SIZE*SIZE, FAINT_FEATURES) how much ink below the stroke level each cell's inset
+    holds: its darkest pixel, its 99th percentile and the shares of pixels a tenth and a
+    fifth as dark as the grid's ink. A screen's paper is one flat shade, so the pencil
+    candidates of a hairline face, lighter than that level once a cell is 40 px, still
+    stand out from a blank cell's nothing."""
+    ink = ink_map(gray)
+    m = int(STROKE_MARGIN * CELL)
+    insets = ink[:SIZE * CELL, :SIZE * CELL].reshape(SIZE, CELL, SIZE, CELL).transpose(
+        0, 2, 1, 3)[:, :, m:CELL - m, m:CELL - m].reshape(SIZE * SIZE, CELL - 2 * m, -1)
+    # A grid line's or a title bar's edge reaching into the inset (a lattice a little
+    # off) runs across it; a candidate digit never spans half of it: such rows and
+    # columns are left out.
+    faint = insets >= 0.1
+    across = (faint.mean(axis=2, keepdims=True) >= 0.5) | (faint.mean(axis=1, keepdims=True)
+                                                          >= 0.5)
+    insets = np.where(across, 0.0, insets).reshape(SIZE * SIZE, -1)
+    return np.column_stack([insets.max(axis=1), np.percentile(insets, 99, axis=1),
+                            (insets >= 0.1).mean(axis=1) * 10,
+                            (insets >= 0.2).mean(axis=1) * 10]).astype(np.float32)
+
+
+def screen_features(straight: np.ndarray, tones: np.ndarray | None = None) -> np.ndarray:
+    """The screens' model's feature rows: straight_features, the ink's colour
+    (ink_colour_features of ink_tones, `tones` when the caller has them) and the faint
+    ink of each cell in screen_grey (faint_ink_features)."""
+    tones = ink_tones(straight) if tones is None else tones
+    return np.hstack([straight_features(straight), ink_colour_features(tones),
+                      faint_ink_features(screen_grey(straight))])

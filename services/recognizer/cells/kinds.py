@@ -232,7 +232,13 @@ ALL_FEATURES = KIND_FEATURES + HAND_FEATURES + 1
 
 
 def mlp_logits(scaler, net, x: np.ndarray) -> np.ndarray:
-    return logits(net, scaled(scaler, x))
+    """The network's output scores; `net` may be a tuple of networks fitted from other
+    seeds on the same rows, whose mean scores (the geometric mean of their odds) vary
+    less from one training to the next than any one network's."""
+    x = scaled(scaler, x)
+    if isinstance(net, tuple):
+        return np.mean([logits(member, x) for member in net], axis=0)
+    return logits(net, x)
 
 
 @dataclass
