@@ -206,9 +206,10 @@ def _faces(rng: random.Random) -> tuple[str, str, str]:
 
 def app_screen(seed: int, family: str | None = None, *, width: int | None = None,
                chrome: bool | None = None, notes_layout: str | None = None,
-               entry_share: float | None = None, notes_share: float | None = None
-               ) -> AppScreen:
-    """A screenshot of a 9x9 sudoku in progress, in a theme of `family` (None: any)."""
+               entry_share: float | None = None, notes_share: float | None = None,
+               recolour: dict[str, RGB] | None = None) -> AppScreen:
+    """A screenshot of a 9x9 sudoku in progress, in a theme of `family` (None: any).
+    `recolour`: roles (Theme's fields) drawn in these colours instead of the theme's."""
     rng = random.Random(seed)
     family = family or rng.choice(FAMILIES)
     if family == SAMPLED:
@@ -216,6 +217,7 @@ def app_screen(seed: int, family: str | None = None, *, width: int | None = None
     else:
         dark = rng.random() < 0.5 if family == "contrast" else None
         colours = _pick(rng, THEMES[family], dark)
+    colours = {**colours, **(recolour or {})}
     givens, solution = make_sudoku(rng)
     open_cells = [(r, c) for r in range(SIZE) for c in range(SIZE) if not givens[r][c]]
     rng.shuffle(open_cells)

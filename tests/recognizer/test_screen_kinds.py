@@ -145,3 +145,20 @@ def test_a_screenshots_few_digits_in_an_ink_of_their_own_are_the_persons():
         assert set(page.wrong) <= listed | doubtful
         named += set(page.wrong) <= listed
     assert named >= 3
+
+
+def test_the_persons_digits_in_a_colour_near_the_grounds_grey_are_read_by_value():
+    """Magenta entries on a dark ground: their grey stands so near the ground's that the
+    picture-wide digit reading takes them for blank cells; read at each cell's own
+    contrast, every one keeps its value."""
+    dark = {"grounds": (28, 28, 28), "pages": (24, 24, 24), "givens": (235, 235, 235),
+            "entries": (205, 20, 190), "bands": (48, 48, 48), "same": (56, 56, 56),
+            "selected": (80, 50, 60), "notes": (110, 140, 110), "lines": (85, 85, 85),
+            "box_lines": (150, 150, 120)}
+    for seed in (300, 301):
+        screen = app_screen(seed, "sampled", recolour=dark, entry_share=0.5)
+        reading = recognize(encoded(screen.image, "PNG"), "auto")
+        state, kind = read_states(reading)
+        entries = np.array(screen.entries) > 0
+        assert (kind[entries] == 2).all()
+        assert (state[entries] == np.array(screen.entries)[entries]).all()

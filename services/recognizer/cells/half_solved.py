@@ -30,6 +30,7 @@ from services.recognizer.cells.kinds import (
     classic_blank,
     load_kind_model,
     marginals,
+    own_contrast_digits,
     straight_features,
     stroke_spans,
     with_classic_doubt,
@@ -103,7 +104,10 @@ def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None,
     if classic is not None:
         classic = np.asarray(classic, np.float64)
         probs = with_printed_digits(with_classic_ink(probs, classic), classic)
-        probs = (with_typed_entries if rendered else with_classic_doubt)(probs, classic)
+        if rendered:
+            probs = with_typed_entries(probs, own_contrast_digits(x))
+        else:
+            probs = with_classic_doubt(probs, classic)
     spans = stroke_spans(straight)
     # A photo's cell model took tall digits (light pencil, tinted light) for notes; the
     # screens' model reads notes where a highlight's edge or a centre row of candidates

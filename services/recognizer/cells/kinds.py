@@ -23,6 +23,7 @@ import cv2
 import joblib
 import numpy as np
 
+from services.recognizer.cells.classifier import load_model as load_digit_model
 from services.recognizer.cells.classifier import tempered_softmax
 from services.recognizer.cells.features import (
     apart,
@@ -424,12 +425,21 @@ def with_printed_digits(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
     return _with_mean_digits(probs, PRINTED_CLASSES, classic)
 
 
-def with_typed_entries(probs: np.ndarray, classic: np.ndarray) -> np.ndarray:
+def with_typed_entries(probs: np.ndarray, typed: np.ndarray) -> np.ndarray:
     """with_printed_digits for the person's digits of a screenshot: an app types them in a
-    face of its own, which the classic digit model reads as it reads print."""
-    classic = classic.reshape(len(probs), -1)[:, 1:]
-    classic = classic / np.maximum(classic.sum(axis=1, keepdims=True), 1e-12)
-    return _with_mean_digits(probs, ENTRY_CLASSES, classic)
+    face of its own, which the classic digit model reads as it reads print (`typed`:
+    own_contrast_digits)."""
+    typed = typed.reshape(len(probs), -1)[:, 1:]
+    typed = typed / np.maximum(typed.sum(axis=1, keepdims=True), 1e-12)
+    return _with_mean_digits(probs, ENTRY_CLASSES, typed)
+
+
+def own_contrast_digits(x: np.ndarray) -> np.ndarray:
+    """(cells, 10) the classic digit model's reading of each cell at its own contrast
+    (straight_features' second digit columns). An app's typed entries are often in a
+    colour whose grey lies near the ground's (magenta on a dark ground): at the
+    picture's contrast the classic reading takes them for blank cells."""
+    return load_digit_model().predict_proba(x[:, KIND_FEATURES:KIND_FEATURES + HAND_FEATURES])
 
 
 def with_classic_doubt(probs: np.ndarray, classic: np.ndarray,
