@@ -50,9 +50,12 @@ def ink_map(straight: np.ndarray, cell: int = PATCH) -> np.ndarray:
     """Relative darkness against the local paper, scaled so the grid's ink is about 1.
     `cell`: the straightened picture's pixels per cell."""
     gray = straight.astype(np.float32) + 1.0
-    # Paper brightness: a max filter wider than any stroke, then smoothed.
+    # Paper brightness: a max filter wider than any stroke, then smoothed. A max commutes
+    # with adding 1, so 8-bit pictures are dilated as bytes (the same values, 3x faster).
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cell // 2 + 1, cell // 2 + 1))
-    paper = cv2.GaussianBlur(cv2.dilate(gray, kernel), (0, 0), cell / 4)
+    brightest = cv2.dilate(np.ascontiguousarray(straight), kernel).astype(np.float32) + 1.0 \
+        if straight.dtype == np.uint8 else cv2.dilate(gray, kernel)
+    paper = cv2.GaussianBlur(brightest, (0, 0), cell / 4)
     paper = np.maximum(paper, gray)
     darkness = 1.0 - gray / paper
     contrast = max(0.15, float(np.percentile(darkness, 99.5)))
