@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import cv2
 import numpy as np
 
 from services.contracts import Reading
@@ -28,7 +29,7 @@ from services.recognizer.grid.lattice import SIZE, corners_of
 from services.recognizer.grid.restore import locate_in_shade, mended_as, restored
 from services.recognizer.grid.shape import box_fields
 from services.recognizer.grid.straighten import straighten
-from services.recognizer.grid.tuning import FINER_GAIN, FINER_SIDE
+from services.recognizer.grid.tuning import FINER_GAIN, FINER_SIDE, WORK_SIDE
 from services.recognizer.killer.kind import decide, min_heads
 from services.recognizer.killer.marks import read_marks
 from services.recognizer.killer.page import (
@@ -46,14 +47,25 @@ from services.recognizer.stages import enter, recording
 KILLER_SIDES = (6, 9)
 
 
-def _finer(image: bytes, scale: float) -> tuple[np.ndarray, float, list] | None:
-    """(grey picture, scale, mends) of the upload decoded at up to FINER_SIDE and mended,
-    for a picture shrunk to the working size whose grid was not found there; None when
-    it was hardly shrunk."""
-    if scale < FINER_GAIN:
+def _finer(image: bytes, scale: float, shape: tuple[int, ...]
+           ) -> tuple[np.ndarray, float, list] | None:
+    """(grey picture, scale, mends) of the upload looked at again, mended, for a picture
+    whose grid was not found at its working size (`shape`): one shrunk to it is decoded at
+    up to FINER_SIDE; one much smaller than WORK_SIDE is enlarged to it (a small web
+    capture's faint lines, a pixel wide, break up where the outline is followed). None
+    when the picture is about the working size already."""
+    if scale >= FINER_GAIN:
+        enter("finer_decode")
+        gray, finer_scale, _ = decode(image, FINER_SIDE)
+    elif max(shape) * FINER_GAIN <= WORK_SIDE:
+        enter("enlarged_decode")
+        gray, _, original = decode(image)
+        factor = WORK_SIDE / max(gray.shape)
+        gray = cv2.resize(gray, (round(gray.shape[1] * factor), round(gray.shape[0] * factor)),
+                          interpolation=cv2.INTER_LINEAR)
+        finer_scale = max(original) / max(gray.shape)
+    else:
         return None
-    enter("finer_decode")
-    gray, finer_scale, _ = decode(image, FINER_SIDE)
     gray, mends = restored(gray)
     return gray, finer_scale, mends
 
@@ -101,7 +113,7 @@ def _recognize(image: bytes, kind: str) -> Reading:
     try:
         gray, corners, lattice, as_decoded = locate_in_shade(brightened(gray), mends)
     except RecognitionError as error:
-        finer = _finer(image, scale)
+        finer = _finer(image, scale, gray.shape)
         if finer is None:
             raise
         gray, scale, mends = finer

@@ -59,6 +59,20 @@ def test_a_tall_dark_phone_screenshot_whose_thin_lines_fade_when_shrunk_is_read_
     assert (state == np.array(screen.labels)).mean() >= 0.95
 
 
+def test_a_small_web_capture_whose_faint_lines_break_up_is_read_enlarged():
+    """A 607-px dark web page: its grid's lines are one faint pixel wide, and the outline
+    cannot be followed all the way round at the picture's own size; enlarged to the
+    working size it is, and every cell is read."""
+    screen = app_screen(6_740_072, "sampled")
+    assert max(screen.image.size) < 700
+    reading = recognize(to_bytes(screen.image), "auto")
+    assert "enlarged_decode" in reading.stages
+    state, kind = read_states(reading)
+    assert (state == np.array(screen.labels)).all()
+    assert (kind == truth_kinds(screen)).all()
+    assert tuple(reading.image_size) == screen.image.size
+
+
 @pytest.mark.parametrize("seed", [110, 117, 120, 144])
 def test_an_app_title_bar_just_above_the_grid_does_not_pull_its_top_line(seed):
     """A light theme's thin outer line a few pixels below the app's dark title bar: the

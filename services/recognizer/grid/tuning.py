@@ -17,7 +17,8 @@ WORK_SIDE = 1024  # photos are read at most this long a side: enough for 9x9 gri
 # tall phone screenshot's grid spans only its short side, and shrunk by its long side the
 # thin lines of a dark theme fade under a pixel.
 FINER_SIDE = 2 * WORK_SIDE
-FINER_GAIN = 1.2  # ... when it was shrunk by at least this much
+FINER_GAIN = 1.2  # ... when it was shrunk by at least this much; one at least this much
+# smaller than WORK_SIDE is looked at again enlarged to it (pipeline._finer)
 
 # restore.py: set by hand unless the note says how it was fitted; measured by bench/degraded.py
 IMPULSE_STEP = 50  # grey levels beyond all 8 neighbours that make a pixel an impulse
