@@ -47,23 +47,23 @@ from services.recognizer.stages import enter, recording
 KILLER_SIDES = (6, 9)
 
 
-def _finer(image: bytes, scale: float, shape: tuple[int, ...]
+def _finer(image: bytes, scale: float, decoded: np.ndarray
            ) -> tuple[np.ndarray, float, list] | None:
     """(grey picture, scale, mends) of the upload looked at again, mended, for a picture
-    whose grid was not found at its working size (`shape`): one shrunk to it is decoded at
-    up to FINER_SIDE; one much smaller than WORK_SIDE is enlarged to it (a small web
-    capture's faint lines, a pixel wide, break up where the outline is followed). None
-    when the picture is about the working size already."""
+    whose grid was not found at its working size (`decoded`: decode()'s picture): one
+    shrunk to it is decoded at up to FINER_SIDE; one much smaller than WORK_SIDE is
+    enlarged to it (a small web capture's faint lines, a pixel wide, break up where the
+    outline is followed). None when the picture is about the working size already."""
     if scale >= FINER_GAIN:
         enter("finer_decode")
         gray, finer_scale, _ = decode(image, FINER_SIDE)
-    elif max(shape) * FINER_GAIN <= WORK_SIDE:
+    elif max(decoded.shape) * FINER_GAIN <= WORK_SIDE:
         enter("enlarged_decode")
-        gray, _, original = decode(image)
-        factor = WORK_SIDE / max(gray.shape)
-        gray = cv2.resize(gray, (round(gray.shape[1] * factor), round(gray.shape[0] * factor)),
+        factor = WORK_SIDE / max(decoded.shape)
+        gray = cv2.resize(decoded, (round(decoded.shape[1] * factor),
+                                    round(decoded.shape[0] * factor)),
                           interpolation=cv2.INTER_LINEAR)
-        finer_scale = max(original) / max(gray.shape)
+        finer_scale = scale * max(decoded.shape) / max(gray.shape)
     else:
         return None
     gray, mends = restored(gray)
@@ -93,8 +93,8 @@ def _recognize(image: bytes, kind: str) -> Reading:
         raise RecognitionError(f"unknown puzzle kind {kind!r}: choose 'auto', 'sudoku', "
                                "'killer' or 'nonogram'")
     clock = time.perf_counter()
-    gray, scale, (width, height) = decode(image)
-    gray, mends = restored(gray)  # a damaged picture mended (a clean one kept as it is)
+    decoded, scale, (width, height) = decode(image)
+    gray, mends = restored(decoded)  # a damaged picture mended (a clean one kept as it is)
     if kind in ("auto", "nonogram"):
         # A nonogram's clues beside its grid are told first: its grid must never be read
         # as a sudoku's (see nonogram/reading.py).
@@ -113,7 +113,7 @@ def _recognize(image: bytes, kind: str) -> Reading:
     try:
         gray, corners, lattice, as_decoded = locate_in_shade(brightened(gray), mends)
     except RecognitionError as error:
-        finer = _finer(image, scale, gray.shape)
+        finer = _finer(image, scale, decoded)
         if finer is None:
             raise
         gray, scale, mends = finer
