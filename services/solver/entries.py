@@ -41,6 +41,12 @@ MISREAD_FLOOR = 0.005
 # synthetic entries 2 leave 0.05, and none of 60 wrong ones 0.02. On val/, measured
 # only: notes read as a digit 0.13 and 0.17, none of 2435 digits 0.05.)
 NOTES_FLOOR = 0.05
+# Nor is an entry that agrees with the solution taken as right unless its reading gives
+# that digit at least ENTRY_SURE (among digits): a person's wrong digit read with doubt
+# can come out as the right one by chance. (Synthetic pages, seeds 7 400 000 and
+# 7 500 000, 24 a kind: of 18 wrong digits read as the solution's, 7 are under 0.7, and
+# 29 of 15 953 right ones.)
+ENTRY_SURE = 0.7
 
 
 def contradictions(entries: list[list[int]], solution: list[list[int]],
@@ -79,6 +85,21 @@ def maybe_notes(entries: list[list[int]], solution: list[list[int]], entry_probs
     return [entry_doubt(entry_probs, r, c, v, v)
             for r, row in enumerate(entries) for c, v in enumerate(row)
             if v and v == solution[r][c] and kind_probs[r][c][NOTES] >= NOTES_FLOOR]
+
+
+def unsure_agreements(entries: list[list[int]], solution: list[list[int]],
+                      entry_probs: list, skip: set) -> list[Suspect]:
+    """The entries that agree with the solution but whose reading gives that digit less
+    than ENTRY_SURE: the person may have written another (cells in `skip` are doubted
+    already)."""
+    doubts = []
+    for r, row in enumerate(entries):
+        for c, v in enumerate(row):
+            if v and v == solution[r][c] and (r, c) not in skip:
+                doubt = entry_doubt(entry_probs, r, c, v, v)
+                if doubt.read_prob < ENTRY_SURE:
+                    doubts.append(doubt)
+    return doubts
 
 
 def entry_doubt(entry_probs: list, r: int, c: int, read: int, right: int) -> Suspect:
@@ -298,6 +319,15 @@ def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> Solv
             update["message"] = update.get("message", result.message) + (
                 "; check one of your digits (amber): it may be pencil notes" if len(notes) == 1
                 else f"; check {len(notes)} of your digits (amber): they may be pencil notes")
+        unsure = unsure_agreements(entries, result.solution, entry_probs,
+                                   {(d.row, d.col) for d in notes})
+        if unsure:
+            update["uncertain"] = update.get("uncertain", result.uncertain) + unsure
+            if result.status == "solved":
+                update["status"] = "needs_review"
+            update["message"] = update.get("message", result.message) + (
+                "; check one of your digits (amber): it was hard to read" if len(unsure) == 1
+                else f"; check {len(unsure)} of your digits (amber): they were hard to read")
         if update["wrong_entries"] and not update.get("entries_used"):
             wrong = len(update["wrong_entries"])
             update["message"] = update.get("message", result.message) + (

@@ -102,6 +102,28 @@ def test_an_entry_that_may_be_a_misread_of_the_right_digit_is_not_called_wrong()
     assert result.status == "needs_review" and result.solution == solution
 
 
+def test_an_entry_read_with_doubt_as_the_right_digit_is_checked_not_taken_as_right():
+    """A person's wrong 5 read with doubt as the solution's 1 (0.55 against 0.40) agrees
+    with the solution by chance: the page goes to review with that digit amber; the same
+    digit read surely is no doubt."""
+    givens, solution = make_sudoku(random.Random(8))
+    (r, c), (r2, c2) = [(r, c) for r in range(9) for c in range(9) if not givens[r][c]][:2]
+    right, other = solution[r][c], solution[r][c] % 9 + 1
+    entries = [[0] * 9 for _ in range(9)]
+    entries[r][c], entries[r2][c2] = right, solution[r2][c2]
+    reading = page_reading(givens, entries)
+    sure = solve_page(reading)
+    assert sure.status == "solved" and sure.uncertain == [] and sure.wrong_entries == []
+    probs = [[list(p) for p in row] for row in reading.entries]
+    probs[r][c] = [0.0] * 10
+    probs[r][c][right], probs[r][c][other] = 0.55, 0.4
+    probs[r][c][0] = 0.05
+    result = solve_page(reading.model_copy(update={"entries": probs}))
+    assert result.solution == solution and result.wrong_entries == []
+    assert [(s.row, s.col, s.read, s.chosen) for s in result.uncertain] == [(r, c, right, right)]
+    assert result.status == "needs_review" and "hard to read" in result.message
+
+
 def test_a_corrected_cell_is_no_entry_whatever_form_the_corrections_take():
     """The review route passes corrections as [row, col, value] triples."""
     givens, solution = make_sudoku(random.Random(7))

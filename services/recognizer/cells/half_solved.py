@@ -38,6 +38,7 @@ from services.recognizer.cells.kinds import (
     with_peers,
     with_printed_digits,
     with_typed_entries,
+    with_unsupported_entries_doubted,
     without_tall_notes,
 )
 from services.recognizer.cells.marks import (
@@ -107,7 +108,8 @@ def kind_evidence(straight: np.ndarray, classic: np.ndarray | None = None,
         if rendered:
             probs = with_typed_entries(probs, own_contrast_digits(x))
         else:
-            probs = with_classic_doubt(probs, classic)
+            probs = with_unsupported_entries_doubted(with_classic_doubt(probs, classic),
+                                                     own_contrast_digits(x))
     spans = stroke_spans(straight)
     # A photo's cell model took tall digits (light pencil, tinted light) for notes; the
     # screens' model reads notes where a highlight's edge or a centre row of candidates

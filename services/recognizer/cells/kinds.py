@@ -35,6 +35,8 @@ from services.recognizer.cells.features import (
 from services.recognizer.cells.tuning import (
     ALL_DIFFERENT,
     CLASSIC_IN_ENTRIES,
+    ENTRY_DOUBT,
+    ENTRY_SUPPORT,
     MAX_GAIN,
     PEAK_FLOOR,
     SWEEPS,
@@ -453,6 +455,23 @@ def with_classic_doubt(probs: np.ndarray, classic: np.ndarray,
     out = probs.copy()
     out[:, ENTRY_CLASSES] = total * ((1 - share) * mine / np.maximum(total, 1e-12)
                                      + share * classic)
+    return out
+
+
+def with_unsupported_entries_doubted(probs: np.ndarray, own: np.ndarray,
+                                     support: float = ENTRY_SUPPORT,
+                                     doubt: float = ENTRY_DOUBT) -> np.ndarray:
+    """Class probabilities whose entry digits are flattened by `doubt` (the entry kind's
+    total and the most likely digit kept) in the cells where the classic digit model at
+    the cell's own contrast (`own`: own_contrast_digits) gives the most likely entry digit
+    less than `support`: two readers that disagree on a digit leave its value in doubt."""
+    mine = probs[:, ENTRY_CLASSES]
+    total = np.maximum(mine.sum(axis=1, keepdims=True), 1e-12)
+    written = mine.argmax(axis=1) + 1  # own's columns: blank, then 1-9
+    unsupported = own.reshape(len(probs), -1)[np.arange(len(probs)), written] < support
+    out = probs.copy()
+    flat = total * ((1 - doubt) * mine / total + doubt / mine.shape[1])
+    out[unsupported, ENTRY_CLASSES] = flat[unsupported]
     return out
 
 

@@ -225,6 +225,16 @@ SWEEPS = 3  # passes of the peers' weighing over the grid
 # see, instead of two handwriting readers' confident misread (a shadowed 7 read as a 2
 # at p 0.99 while the classic model read 7 at 0.98).
 CLASSIC_IN_ENTRIES = 0.05
+# A person's digit on a photo is taken as written only where the classic digit model,
+# reading the cell at its own contrast, gives that digit at least ENTRY_SUPPORT; elsewhere
+# (pencil notes in shadow read as one digit, a shadow's edge read as a stroke) its digits
+# are flattened by ENTRY_DOUBT, so that every digit keeps 0.01 and "where did I go wrong?"
+# reports a doubt, not a mistake (the solver's MISREAD_FLOOR is 0.005). On synthetic pages
+# (bench/page_answers.py's kinds, seeds 7 400 000, 24 a kind) the 170 true mistakes have a
+# support of 0.80 or more but one, the notes and marks listed as mistakes on `solved`
+# pages none above 0.001.
+ENTRY_SUPPORT = 0.5
+ENTRY_DOUBT = 0.09
 # Pencil candidates are small digits: on the train photos' 376 note cells the tallest
 # stroke spans at most 0.69 of the inset (val: 0.72). A taller one is a full-size digit or
 # a shadow's edge across the cell. Measured at the cell's own contrast (marks().span), the
