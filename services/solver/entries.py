@@ -299,38 +299,32 @@ def _solve_page(reading: Reading, time_limit: float, fixed: dict | None) -> Solv
     if result.solution is not None and result.verdict in ("unique", "multiple"):
         update["wrong_entries"], doubtful = contradictions(entries, result.solution,
                                                             entry_probs, kind_probs)
-        if doubtful:
-            # The solution stands; whether those digits are the person's mistakes is
-            # for them to look at.
-            update["uncertain"] = result.uncertain + doubtful
-            if result.status == "solved":
-                update["status"] = "needs_review"
-            one = len(doubtful) == 1
-            update["message"] = result.message + (
-                "; check one of your digits (amber): it was hard to read and disagrees "
-                "with the solution" if one else f"; check {len(doubtful)} of your digits "
-                "(amber): they were hard to read and disagree with the solution")
-        notes = maybe_notes(entries, result.solution, entry_probs, kind_probs) \
-            if entry_probs is not None else []
-        if notes:
-            update["uncertain"] = update.get("uncertain", result.uncertain) + notes
-            if result.status == "solved":
-                update["status"] = "needs_review"
-            update["message"] = update.get("message", result.message) + (
-                "; check one of your digits (amber): it may be pencil notes" if len(notes) == 1
-                else f"; check {len(notes)} of your digits (amber): they may be pencil notes")
+        # The solution stands; whether these digits are what the person wrote, or their
+        # mistakes, is for them to look at.
+        with_doubts(update, result, doubtful, "was hard to read and disagrees with the "
+                    "solution", "were hard to read and disagree with the solution")
+        notes = maybe_notes(entries, result.solution, entry_probs, kind_probs)
+        with_doubts(update, result, notes, "may be pencil notes", "may be pencil notes")
         unsure = unsure_agreements(entries, result.solution, entry_probs,
                                    {(d.row, d.col) for d in notes})
-        if unsure:
-            update["uncertain"] = update.get("uncertain", result.uncertain) + unsure
-            if result.status == "solved":
-                update["status"] = "needs_review"
-            update["message"] = update.get("message", result.message) + (
-                "; check one of your digits (amber): it was hard to read" if len(unsure) == 1
-                else f"; check {len(unsure)} of your digits (amber): they were hard to read")
+        with_doubts(update, result, unsure, "was hard to read", "were hard to read")
         if update["wrong_entries"] and not update.get("entries_used"):
             wrong = len(update["wrong_entries"])
             update["message"] = update.get("message", result.message) + (
                 "; one of your digits contradicts the solution" if wrong == 1 else
                 f"; {wrong} of your digits contradict the solution")
     return result.model_copy(update=update)
+
+
+def with_doubts(update: dict, result: SolveResult, doubts: list[Suspect], one: str,
+                many: str) -> None:
+    """Adds `doubts` about the person's digits to `update` (uncertain, status, message):
+    "check one of your digits (amber): it <one>" or "... they <many>"."""
+    if not doubts:
+        return
+    update["uncertain"] = update.get("uncertain", result.uncertain) + doubts
+    if result.status == "solved":
+        update["status"] = "needs_review"
+    update["message"] = update.get("message", result.message) + (
+        f"; check one of your digits (amber): it {one}" if len(doubts) == 1
+        else f"; check {len(doubts)} of your digits (amber): they {many}")
